@@ -1,9 +1,11 @@
 import { defineConfig } from 'vitest/config'
 
+// Packages run on source: the `source` export condition points at src/index.ts.
+const conditions = ['source', 'module', 'node', 'development|production']
+
 export default defineConfig({
-  resolve: {
-    conditions: ['source'],
-  },
+  ssr: { resolve: { conditions } },
+  resolve: { conditions },
   test: {
     include: ['packages/*/src/**/*.test.ts'],
     testTimeout: 60_000,

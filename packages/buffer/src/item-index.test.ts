@@ -54,6 +54,7 @@ const makePeer = (doc: Y.Doc): Peer => {
     }
     fromDelta += before.slice(at)
     expect(peer.mirror).toBe(fromDelta)
+    for (const c of changes) expect(c.oldText).toBe(before.slice(c.oldStart, c.oldEnd))
     for (let i = 1; i < changes.length; i++) {
       expect(changes[i]!.oldStart).toBeGreaterThan(changes[i - 1]!.oldEnd)
     }
@@ -126,9 +127,9 @@ describe('ItemIndex', () => {
       text.insert(0, 'z')
     })
     expect(changes).toEqual([
-      { oldStart: 0, oldEnd: 0, newStart: 0, newEnd: 1, text: 'z' },
-      { oldStart: 2, oldEnd: 4, newStart: 3, newEnd: 5, text: 'yy' },
-      { oldStart: 8, oldEnd: 8, newStart: 9, newEnd: 10, text: 'x' },
+      { oldStart: 0, oldEnd: 0, newStart: 0, newEnd: 1, text: 'z', oldText: '' },
+      { oldStart: 2, oldEnd: 4, newStart: 3, newEnd: 5, text: 'yy', oldText: '23' },
+      { oldStart: 8, oldEnd: 8, newStart: 9, newEnd: 10, text: 'x', oldText: '' },
     ])
   })
 

@@ -13,11 +13,14 @@ export interface TextChange {
   newEnd: number
   /** The inserted text (empty for a pure deletion). */
   text: string
+  /** The text that was replaced (empty for a pure insertion). */
+  oldText: string
 }
 
 interface ChangedSpan {
   span: Span
   text: string
+  oldText: string
   offset: number
   oldOffset: number
 }
@@ -198,7 +201,7 @@ export class ItemIndex {
     this.clocks.add(span)
     if (visible) {
       const text = (item.content as Y.ContentString).str
-      changed.push({ span, text, offset: 0, oldOffset: 0 })
+      changed.push({ span, text, oldText: '', offset: 0, oldOffset: 0 })
     }
   }
 
@@ -210,10 +213,30 @@ export class ItemIndex {
           if (span.clock < clock) span = this.split(span, clock - span.clock)
           if (span.clock + span.len > clock + len) this.split(span, clock + len - span.clock)
           this.tree.setSize(span, 0)
-          changed.push({ span, text: '', offset: 0, oldOffset: 0 })
+          const oldText = this.deletedText(transaction, span)
+          changed.push({ span, text: '', oldText, offset: 0, oldOffset: 0 })
         }
       }
     }
+  }
+
+  /** The text of a span deleted by `transaction`: its items keep their content until cleanup. */
+  private deletedText(transaction: Y.Transaction, span: Span): string {
+    const store = transaction.doc.store
+    let text = ''
+    let clock = span.clock
+    const end = span.clock + span.len
+    while (clock < end) {
+      const item = Y.getItem(store, Y.createID(span.client, clock)) as Y.Item
+      const take = Math.min(end, item.id.clock + item.length) - clock
+      const content = item.content
+      if (content instanceof Y.ContentString) {
+        const from = clock - item.id.clock
+        text += content.str.slice(from, from + take)
+      }
+      clock += take
+    }
+    return text
   }
 
   private split(span: Span, at: number): Span {
@@ -254,7 +277,7 @@ export class ItemIndex {
   private ownsTypeReference(position: Y.RelativePosition): boolean {
     const owner = this.ytext._item
     if (position.tname !== null) {
-      return owner === null && this.ytext.doc!.share.get(position.tname) === this.ytext
+      return owner === null && (this.ytext.doc!.share.get(position.tname) as unknown) === this.ytext
     }
     return owner !== null && position.type !== null && Y.compareIDs(position.type, owner.id)
   }
@@ -277,6 +300,7 @@ const composeChanges = (changed: ChangedSpan[]): TextChange[] => {
       current.oldEnd += oldLength
       current.newEnd += newLength
       current.text += c.text
+      current.oldText += c.oldText
       continue
     }
     current = {
@@ -285,6 +309,7 @@ const composeChanges = (changed: ChangedSpan[]): TextChange[] => {
       newStart: c.offset,
       newEnd: c.offset + newLength,
       text: c.text,
+      oldText: c.oldText,
     }
     changes.push(current)
   }

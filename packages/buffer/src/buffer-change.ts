@@ -1,0 +1,41 @@
+import type { Range } from '@tandem/text'
+
+/** One change to the buffer's text: `oldText` at `oldRange` became `newText` at `newRange`. */
+export interface BufferChange {
+  /** Where the replaced text was, in the coordinates before the transaction. */
+  readonly oldRange: Range
+  /** Where the new text is, in the coordinates after the transaction. */
+  readonly newRange: Range
+  readonly oldText: string
+  readonly newText: string
+}
+
+/**
+ * What one transaction did to the text, emitted once after it. `changes` are sorted, never
+ * touch each other, and can be applied in order to the old text. `oldRange`/`newRange` span
+ * all of them (for listeners that only want to know which rows to redraw).
+ *
+ * @example buffer.onDidChange(({ changes, remote }) => remote && highlight(changes))
+ */
+export interface BufferChangeEvent {
+  readonly changes: readonly BufferChange[]
+  /** The range spanned by all changes, before the transaction. */
+  readonly oldRange: Range
+  /** The range spanned by all changes, after the transaction. */
+  readonly newRange: Range
+  /** True when this buffer (or its undo history) made the change. */
+  readonly local: boolean
+  /** True when the change came from elsewhere: another peer, or another binding of the text. */
+  readonly remote: boolean
+  /** The Yjs transaction origin. */
+  readonly origin: unknown
+}
+
+/**
+ * The changes made since the buffer last stopped changing, emitted after a quiet period.
+ *
+ * @example buffer.onDidStopChanging(({ changes }) => save(changes.length))
+ */
+export interface BufferStoppedChangingEvent {
+  readonly changes: readonly BufferChange[]
+}

@@ -1,0 +1,108 @@
+import { Point, type PointLike, Range, type RangeLike } from '@tandem/text'
+import type { Marker } from './marker.js'
+
+/**
+ * Conditions for `MarkerLayer.findMarkers`. Every interval is closed (touching counts), as in
+ * Atom; keys not listed here match the marker's properties.
+ */
+export interface FindMarkersParams {
+  startPosition?: PointLike
+  endPosition?: PointLike
+  startsInRange?: RangeLike
+  endsInRange?: RangeLike
+  containsPoint?: PointLike
+  containsPosition?: PointLike
+  containsRange?: RangeLike
+  intersectsRange?: RangeLike
+  containedInRange?: RangeLike
+  startRow?: number
+  endRow?: number
+  intersectsRow?: number
+  intersectsRowRange?: [number, number]
+  valid?: boolean
+  invalidate?: string
+  reversed?: boolean
+  tailed?: boolean
+  [property: string]: unknown
+}
+
+type Test = (range: Range, marker: Marker) => boolean
+
+const inRange = (point: Point, range: Range) =>
+  range.start.isLessThanOrEqual(point) && point.isLessThanOrEqual(range.end)
+
+/** Builds one test per condition. */
+const testFor = (key: string, value: unknown): Test => {
+  switch (key) {
+    case 'startPosition': {
+      const p = Point.fromObject(value as PointLike)
+      return (r) => r.start.isEqual(p)
+    }
+    case 'endPosition': {
+      const p = Point.fromObject(value as PointLike)
+      return (r) => r.end.isEqual(p)
+    }
+    case 'startsInRange': {
+      const q = Range.fromObject(value as RangeLike)
+      return (r) => inRange(r.start, q)
+    }
+    case 'endsInRange': {
+      const q = Range.fromObject(value as RangeLike)
+      return (r) => inRange(r.end, q)
+    }
+    case 'containsPoint':
+    case 'containsPosition': {
+      const p = Point.fromObject(value as PointLike)
+      return (r) => inRange(p, r)
+    }
+    case 'containsRange': {
+      const q = Range.fromObject(value as RangeLike)
+      return (r) => r.start.isLessThanOrEqual(q.start) && q.end.isLessThanOrEqual(r.end)
+    }
+    case 'intersectsRange': {
+      const q = Range.fromObject(value as RangeLike)
+      return (r) => r.start.isLessThanOrEqual(q.end) && q.start.isLessThanOrEqual(r.end)
+    }
+    case 'containedInRange': {
+      const q = Range.fromObject(value as RangeLike)
+      return (r) => q.start.isLessThanOrEqual(r.start) && r.end.isLessThanOrEqual(q.end)
+    }
+    case 'startRow':
+      return (r) => r.start.row === value
+    case 'endRow':
+      return (r) => r.end.row === value
+    case 'intersectsRow':
+      return (r) => r.start.row <= (value as number) && (value as number) <= r.end.row
+    case 'intersectsRowRange': {
+      const [first, last] = value as [number, number]
+      return (r) => r.start.row <= last && first <= r.end.row
+    }
+    case 'valid':
+      return (_r, m) => m.isValid() === value
+    case 'invalidate':
+      return (_r, m) => m.getInvalidationStrategy() === value
+    case 'reversed':
+      return (_r, m) => m.isReversed() === value
+    case 'tailed':
+      return (_r, m) => m.hasTail() === value
+    default:
+      return (_r, m) => JSON.stringify(m.getProperties()[key]) === JSON.stringify(value)
+  }
+}
+
+/**
+ * The markers matching `params`, sorted by start, then longest first, then creation order.
+ *
+ * @example findMarkers(layer.getMarkers(), { intersectsRow: 3 })
+ */
+export const findMarkers = (markers: Iterable<Marker>, params: FindMarkersParams): Marker[] => {
+  const tests = Object.entries(params)
+    .filter(([, value]) => value !== undefined)
+    .map(([key, value]) => testFor(key, value))
+  const found: Marker[] = []
+  for (const marker of markers) {
+    const range = marker.getRange()
+    if (tests.every((test) => test(range, marker))) found.push(marker)
+  }
+  return found.sort((a, b) => a.compare(b) || a.id - b.id)
+}

@@ -1,0 +1,453 @@
+import { type Disposable, Emitter, type PointLike, Range, type RangeLike } from '@tandem/text'
+import type * as Y from 'yjs'
+import { type FindMarkersParams, findMarkers } from './find-markers.js'
+import type { TextChange } from './item-index.js'
+import { Marker, type MarkerUpdate, type MarkOptions, type RelativeRange } from './marker.js'
+import {
+  changeAtOrBefore,
+  endMoves,
+  invalidates,
+  type MarkerShape,
+  shiftPast,
+  startMoves,
+  touches,
+} from './marker-rules.js'
+import type { TextBuffer } from './text-buffer.js'
+import type { UndoStateProvider } from './undo-history.js'
+
+/** Options of `TextBuffer.addMarkerLayer`. */
+export interface MarkerLayerOptions {
+  /** Save the markers with each undo step and restore them on undo/redo. */
+  maintainHistory?: boolean
+  /** Destroy markers as soon as a change invalidates them. */
+  destroyInvalidatedMarkers?: boolean
+  /** A free-form role, e.g. `'selections'`. */
+  role?: string
+}
+
+interface Events {
+  'did-update': void
+  'did-create-marker': Marker
+  'did-destroy': void
+}
+
+interface MarkerSnapshot {
+  anchors: RelativeRange
+  reversed: boolean
+  tailed: boolean
+  valid: boolean
+  exclusive: boolean | null
+  properties: Readonly<Record<string, unknown>>
+}
+
+/**
+ * A set of markers kept in step with the buffer's text.
+ *
+ * Edits this buffer makes move markers by Atom's rules (`exclusive`, invalidation strategies);
+ * edits from elsewhere follow collaborative anchoring: a caret stays before text inserted at
+ * it, a selection does not grow from insertions at its edges, and a deleted range collapses
+ * the markers inside it. Offsets are updated from each transaction's changes in one pass.
+ *
+ * @example const layer = buffer.addMarkerLayer({ maintainHistory: true })
+ */
+export class MarkerLayer {
+  readonly maintainHistory: boolean
+  readonly destroyInvalidatedMarkers: boolean
+  readonly role: string | undefined
+  private readonly markers = new Map<number, Marker>()
+  private readonly watched = new Set<Marker>()
+  private readonly emitter = new Emitter<Events>()
+  private destroyed = false
+  private updatePending = false
+  /** Markers moved by edits made inside a transaction, to re-anchor once it ends. */
+  private readonly unanchored = new Set<Marker>()
+
+  /** Made by `TextBuffer.addMarkerLayer`. */
+  constructor(
+    readonly buffer: TextBuffer,
+    readonly id: number,
+    options: MarkerLayerOptions = {},
+  ) {
+    this.maintainHistory = options.maintainHistory ?? false
+    this.destroyInvalidatedMarkers = options.destroyInvalidatedMarkers ?? false
+    this.role = options.role
+  }
+
+  /**
+   * Marks `range` (clipped). Defaults: tailed, not reversed, `invalidate: 'overlap'`,
+   * exclusive only for `'inside'`.
+   *
+   * @example layer.markRange([[0, 0], [0, 3]], { invalidate: 'touch' })
+   */
+  markRange(range: RangeLike, options: MarkOptions = {}): Marker {
+    const clipped = this.buffer.clipRange(range)
+    return this.createMarker(clipped, options)
+  }
+
+  /** Marks a position (clipped) with a tailless marker, which is exclusive by default. */
+  markPosition(position: PointLike, options: MarkOptions = {}): Marker {
+    const at = this.buffer.clipPosition(position)
+    return this.createMarker(new Range(at, at), { ...options, tailed: false })
+  }
+
+  /**
+   * Marks the range between two relative positions received from elsewhere (another peer, a
+   * saved session). Null when they cannot be resolved in this document (yet).
+   */
+  markRelativeRange(relative: RelativeRange, options: MarkOptions = {}): Marker | null {
+    this.assertAlive()
+    const index = this.buffer.itemIndex
+    const a = index.offsetOf(relative.start)
+    const b = index.offsetOf(relative.end)
+    if (a === null || b === null) return null
+    const start = Math.min(a, b)
+    const end = Math.max(a, b)
+    const marker = new Marker(this.buffer.allocateMarkerId(), this, start, end, relative, options)
+    if (a > b) {
+      marker.startAnchor = relative.end
+      marker.endAnchor = relative.start
+    }
+    return this.addMarker(marker)
+  }
+
+  /** The marker with `id` on this layer. */
+  getMarker(id: number): Marker | undefined {
+    return this.markers.get(id)
+  }
+
+  /** All markers, in creation order. */
+  getMarkers(): Marker[] {
+    return [...this.markers.values()]
+  }
+
+  /** Number of markers. */
+  getMarkerCount(): number {
+    return this.markers.size
+  }
+
+  /**
+   * Markers matching every given condition (closed intervals, as Atom), sorted by start and
+   * then longest first. Keys other than the positional ones match properties.
+   *
+   * @example layer.findMarkers({ containsPoint: [1, 2], valid: true })
+   */
+  findMarkers(params: FindMarkersParams = {}): Marker[] {
+    return findMarkers(this.markers.values(), params)
+  }
+
+  /** Destroys every marker. */
+  clear(): void {
+    for (const marker of [...this.markers.values()]) marker.destroy()
+  }
+
+  /** Destroys the layer and its markers. */
+  destroy(): void {
+    if (this.destroyed) return
+    this.clear()
+    this.destroyed = true
+    this.emitter.emit('did-destroy')
+    this.emitter.dispose()
+  }
+
+  /** Whether the layer was destroyed. */
+  isDestroyed(): boolean {
+    return this.destroyed
+  }
+
+  /** Calls `callback` after markers changed: at the end of a transaction, or at once outside one. */
+  onDidUpdate(callback: () => void): Disposable {
+    return this.emitter.on('did-update', callback)
+  }
+
+  /** Calls `callback` with every marker made on this layer. */
+  onDidCreateMarker(callback: (marker: Marker) => void): Disposable {
+    return this.emitter.on('did-create-marker', callback)
+  }
+
+  /** Calls `callback` when the layer is destroyed. */
+  onDidDestroy(callback: () => void): Disposable {
+    return this.emitter.on('did-destroy', callback)
+  }
+
+  // Package internal: called by Marker and TextBuffer.
+
+  /** Applies a direct update to a marker; emits its change event at once. */
+  updateMarker(marker: Marker, update: MarkerUpdate): boolean {
+    if (marker.destroyed) return false
+    let changed = false
+    if (update.range !== undefined) {
+      const range = this.buffer.clipRange(update.range)
+      const start = this.buffer.offsetOfClipped(range.start)
+      const end = this.buffer.offsetOfClipped(range.end)
+      if (start !== marker.start || end !== marker.end) {
+        marker.start = start
+        marker.end = end
+        changed = true
+      }
+    }
+    if (update.tailed !== undefined && update.tailed !== marker.tailed) {
+      marker.tailed = update.tailed
+      changed = true
+    }
+    const reversed = marker.tailed && (update.reversed ?? marker.reversed)
+    if (reversed !== marker.reversed) {
+      marker.reversed = reversed
+      changed = true
+    }
+    if (update.valid !== undefined && update.valid !== marker.valid) {
+      marker.valid = update.valid
+      changed = true
+    }
+    if (update.exclusive !== undefined) marker.explicitExclusive = update.exclusive
+    if (update.properties !== undefined) {
+      marker.properties = Object.freeze({ ...update.properties })
+      changed = true
+    }
+    if (update.range !== undefined) this.anchor(marker)
+    if (changed) {
+      marker.emitChange(false)
+      this.scheduleUpdate()
+    }
+    return changed
+  }
+
+  /** Copies a marker onto this layer. */
+  copyMarker(marker: Marker, options: MarkOptions): Marker {
+    return this.createMarker(marker.getRange(), {
+      reversed: marker.reversed,
+      tailed: marker.tailed,
+      valid: marker.valid,
+      invalidate: marker.getInvalidationStrategy(),
+      exclusive: marker.explicitExclusive,
+      ...options,
+      properties: { ...marker.getProperties(), ...(options.properties ?? {}) },
+    })
+  }
+
+  /** Forgets a marker that is being destroyed. */
+  removeMarker(marker: Marker): void {
+    this.markers.delete(marker.id)
+    this.watched.delete(marker)
+    this.scheduleUpdate()
+  }
+
+  /** Remembers that a marker has change listeners. */
+  watch(marker: Marker): void {
+    this.watched.add(marker)
+  }
+
+  /**
+   * Moves every marker through changes (sorted, in old offsets): by Atom's rules when `local`,
+   * else by collaborative anchoring. With `deferAnchoring` (an edit inside a transaction, before
+   * Yjs has settled its items) the relative positions of touched markers are renewed later by
+   * `anchorMovedMarkers`.
+   */
+  applyChanges(changes: readonly TextChange[], local: boolean, deferAnchoring = false): void {
+    const index = this.buffer.itemIndex
+    const invalidated: Marker[] = []
+    for (const marker of this.markers.values()) {
+      const shape: MarkerShape = {
+        start: marker.start,
+        end: marker.end,
+        exclusive: marker.isExclusive(),
+      }
+      if (marker.valid && marker.getInvalidationStrategy() !== 'never') {
+        if (isInvalidated(marker, shape, changes)) {
+          marker.valid = false
+          invalidated.push(marker)
+        }
+      }
+      let start = shape.start
+      let end = shape.end
+      let startTouched = false
+      let endTouched = false
+      let startMovedBy: TextChange | null = null
+      const i = changeAtOrBefore(changes, shape.start)
+      if (i >= 0) {
+        const c = changes[i]!
+        if (touches(c, shape.start)) {
+          startTouched = true
+          if (startMoves(shape, c)) {
+            start = c.newEnd
+            startMovedBy = c
+          } else {
+            start = c.newStart
+          }
+        } else {
+          start = shiftPast(c, shape.start)
+        }
+      }
+      const j = shape.end === shape.start ? i : changeAtOrBefore(changes, shape.end)
+      if (j >= 0) {
+        const c = changes[j]!
+        if (touches(c, shape.end)) {
+          endTouched = true
+          end = endMoves(shape, c, startMovedBy === c) ? c.newEnd : c.newStart
+        } else {
+          end = shiftPast(c, shape.end)
+        }
+      }
+      let straddled = false
+      if (!local) {
+        // Touched ends are resolved from their relative positions: the anchoring every peer shares.
+        if (startTouched) start = index.offsetOf(marker.startAnchor) ?? start
+        if (endTouched) end = index.offsetOf(marker.endAnchor) ?? end
+        if (start > end) {
+          // A collapsed selection whose anchors now straddle inserted text: keep the caret
+          // before the insertion, as for any caret.
+          start = end
+          straddled = true
+        }
+      }
+      const emptinessChanged = (marker.start === marker.end) !== (start === end)
+      marker.start = start
+      marker.end = end
+      if ((local && (startTouched || endTouched)) || emptinessChanged || straddled) {
+        if (deferAnchoring) this.unanchored.add(marker)
+        else this.anchor(marker)
+      }
+    }
+    if (this.destroyInvalidatedMarkers) for (const marker of invalidated) marker.destroy()
+  }
+
+  /** Renews the relative positions of markers moved inside the transaction that just ended. */
+  anchorMovedMarkers(): void {
+    for (const marker of this.unanchored) if (!marker.destroyed) this.anchor(marker)
+    this.unanchored.clear()
+  }
+
+  /** Emits `did-update` and the change events of markers with listeners (end of a transaction). */
+  emitChangeEvents(): void {
+    if (this.destroyed) return
+    this.updatePending = false
+    this.emitter.emit('did-update')
+    for (const marker of [...this.watched]) marker.emitChange(true)
+  }
+
+  /** Emits a `did-update` that waited for the end of a transaction. */
+  flushUpdate(): void {
+    if (!this.updatePending || this.destroyed) return
+    this.updatePending = false
+    this.emitter.emit('did-update')
+  }
+
+  /** The undo-state provider for `maintainHistory` layers. */
+  historyState(): UndoStateProvider<Map<Marker, MarkerSnapshot>> {
+    return {
+      capture: () => {
+        const snapshot = new Map<Marker, MarkerSnapshot>()
+        for (const marker of this.markers.values()) {
+          snapshot.set(marker, {
+            anchors: marker.getRelativeRange(),
+            reversed: marker.reversed,
+            tailed: marker.tailed,
+            valid: marker.valid,
+            exclusive: marker.explicitExclusive,
+            properties: marker.properties,
+          })
+        }
+        return snapshot
+      },
+      restore: (snapshot) => this.restore(snapshot),
+    }
+  }
+
+  private restore(snapshot: Map<Marker, MarkerSnapshot>): void {
+    const index = this.buffer.itemIndex
+    for (const marker of [...this.markers.values()]) {
+      if (!snapshot.has(marker)) marker.destroy()
+    }
+    for (const [marker, saved] of snapshot) {
+      const a = index.offsetOf(saved.anchors.start)
+      const b = index.offsetOf(saved.anchors.end)
+      if (a === null || b === null) continue
+      if (marker.destroyed) {
+        marker.destroyed = false
+        this.markers.set(marker.id, marker)
+        this.emitter.emit('did-create-marker', marker)
+      }
+      marker.start = Math.min(a, b)
+      marker.end = Math.max(a, b)
+      marker.startAnchor = saved.anchors.start
+      marker.endAnchor = saved.anchors.end
+      marker.reversed = saved.reversed
+      marker.tailed = saved.tailed
+      marker.valid = saved.valid
+      marker.explicitExclusive = saved.exclusive
+      marker.properties = saved.properties
+      marker.emitChange(true)
+    }
+    this.scheduleUpdate()
+  }
+
+  private createMarker(range: Range, options: MarkOptions): Marker {
+    this.assertAlive()
+    const start = this.buffer.offsetOfClipped(range.start)
+    const end = this.buffer.offsetOfClipped(range.end)
+    const marker = new Marker(
+      this.buffer.allocateMarkerId(),
+      this,
+      start,
+      end,
+      anchorsFor(this.buffer, start, end),
+      options,
+    )
+    return this.addMarker(marker)
+  }
+
+  private addMarker(marker: Marker): Marker {
+    this.markers.set(marker.id, marker)
+    this.emitter.emit('did-create-marker', marker)
+    this.scheduleUpdate()
+    return marker
+  }
+
+  /** Ties the marker's relative positions to its current offsets. */
+  private anchor(marker: Marker): void {
+    const anchors = anchorsFor(this.buffer, marker.start, marker.end)
+    marker.startAnchor = anchors.start
+    marker.endAnchor = anchors.end
+  }
+
+  private scheduleUpdate(): void {
+    if (this.destroyed) return
+    if (this.buffer.isTransacting()) {
+      this.updatePending = true
+    } else {
+      this.emitter.emit('did-update')
+    }
+  }
+
+  private assertAlive(): void {
+    if (this.destroyed) throw new Error(`marker layer ${this.id} is destroyed`)
+  }
+}
+
+/**
+ * Relative positions for a marker's ends, chosen for collaborative anchoring: an empty
+ * marker (a caret) ties both ends to the character before it, so text a peer types at it
+ * goes after it; a non-empty one ties its start to the character after and its end to the
+ * character before, so insertions at its edges stay outside.
+ */
+const anchorsFor = (buffer: TextBuffer, start: number, end: number): RelativeRange => {
+  const index = buffer.itemIndex
+  if (start === end) {
+    const position: Y.RelativePosition = index.relativePositionAt(start, -1)
+    return { start: position, end: position }
+  }
+  return { start: index.relativePositionAt(start, 0), end: index.relativePositionAt(end, -1) }
+}
+
+const isInvalidated = (
+  marker: Marker,
+  shape: MarkerShape,
+  changes: readonly TextChange[],
+): boolean => {
+  const strategy = marker.getInvalidationStrategy()
+  for (let i = changeAtOrBefore(changes, shape.end); i >= 0; i--) {
+    const c = changes[i]!
+    if (c.oldEnd < shape.start) break
+    if (invalidates(strategy, shape, c)) return true
+  }
+  return false
+}

@@ -1,0 +1,391 @@
+import {
+  type Disposable,
+  Emitter,
+  type Point,
+  type PointLike,
+  Range,
+  type RangeLike,
+} from '@tandem/text'
+import type * as Y from 'yjs'
+import type { MarkerLayer } from './marker-layer.js'
+import type { InvalidationStrategy } from './marker-rules.js'
+
+/** Options when making a marker (`markRange`, `markPosition`, `copy`). */
+export interface MarkOptions {
+  /** The head is at the start (default false). */
+  reversed?: boolean
+  /** Whether the marker has a tail, i.e. can be a non-empty range (default true). */
+  tailed?: boolean
+  /** Which changes make the marker invalid (default `'overlap'`). */
+  invalidate?: InvalidationStrategy
+  /** Text inserted at the ends goes outside the marker (default: true for `'inside'` or no tail). */
+  exclusive?: boolean | null
+  /** Properties to attach. */
+  properties?: Record<string, unknown>
+  /** Validity (only `copy` passes this on). */
+  valid?: boolean
+}
+
+/** A marker's two ends as Yjs relative positions: the form that travels between peers. */
+export interface RelativeRange {
+  start: Y.RelativePosition
+  end: Y.RelativePosition
+}
+
+/** Payload of `Marker.onDidChange`. */
+export interface MarkerChangeEvent {
+  oldHeadPosition: Point
+  newHeadPosition: Point
+  oldTailPosition: Point
+  newTailPosition: Point
+  wasValid: boolean
+  isValid: boolean
+  hadTail: boolean
+  hasTail: boolean
+  oldProperties: Readonly<Record<string, unknown>>
+  newProperties: Readonly<Record<string, unknown>>
+  /** True when a text change (or undo restoring state) caused it, false for direct calls. */
+  textChanged: boolean
+}
+
+interface EmittedState {
+  range: Range
+  valid: boolean
+  tailed: boolean
+  reversed: boolean
+  properties: Readonly<Record<string, unknown>>
+}
+
+interface Events {
+  'did-change': MarkerChangeEvent
+  'did-destroy': void
+}
+
+/** Fields a layer sets when it updates a marker directly. */
+export interface MarkerUpdate {
+  range?: Range
+  reversed?: boolean
+  tailed?: boolean
+  valid?: boolean
+  exclusive?: boolean | null
+  properties?: Record<string, unknown>
+}
+
+/**
+ * A range of the buffer that moves with edits, as in Atom: a tail and a head (the head is the
+ * end unless reversed), an invalidation strategy and properties. Its ends are kept as offsets
+ * and as Yjs relative positions, so it can be sent to and rebuilt on another peer.
+ *
+ * @example const marker = buffer.markRange([[0, 0], [0, 5]]); marker.getRange()
+ */
+export class Marker {
+  /** Offsets of the ends (package internal: maintained by the layer). */
+  start: number
+  end: number
+  /** The ends as relative positions (package internal). */
+  startAnchor: Y.RelativePosition
+  endAnchor: Y.RelativePosition
+  /** @internal */ tailed: boolean
+  /** @internal */ reversed: boolean
+  /** @internal */ valid: boolean
+  /** @internal */ explicitExclusive: boolean | null
+  /** @internal */ properties: Readonly<Record<string, unknown>>
+  /** @internal */ destroyed = false
+  private emitter: Emitter<Events> | null = null
+  private emitted: EmittedState | null = null
+  private cachedRange: Range | null = null
+  private cachedVersion = -1
+  private cachedStart = -1
+  private cachedEnd = -1
+  private readonly invalidate: InvalidationStrategy
+
+  /** Made by a `MarkerLayer`; use `layer.markRange` and friends. */
+  constructor(
+    readonly id: number,
+    readonly layer: MarkerLayer,
+    start: number,
+    end: number,
+    anchors: RelativeRange,
+    options: MarkOptions,
+  ) {
+    this.start = start
+    this.end = end
+    this.startAnchor = anchors.start
+    this.endAnchor = anchors.end
+    this.tailed = options.tailed ?? true
+    this.reversed = this.tailed && (options.reversed ?? false)
+    this.valid = options.valid ?? true
+    this.invalidate = options.invalidate ?? 'overlap'
+    this.explicitExclusive = options.exclusive ?? null
+    this.properties = Object.freeze({ ...(options.properties ?? {}) })
+  }
+
+  /** The marked range. @example marker.getRange().toString() // => '[(0, 0) - (0, 5)]' */
+  getRange(): Range {
+    if (this.destroyed) return new Range([0, 0], [0, 0])
+    const version = this.layer.buffer.version
+    if (
+      this.cachedRange === null ||
+      this.cachedVersion !== version ||
+      this.cachedStart !== this.start ||
+      this.cachedEnd !== this.end
+    ) {
+      const buffer = this.layer.buffer
+      const start = buffer.positionForCharacterIndex(this.start)
+      const end = this.end === this.start ? start : buffer.positionForCharacterIndex(this.end)
+      this.cachedRange = new Range(start, end)
+      this.cachedVersion = version
+      this.cachedStart = this.start
+      this.cachedEnd = this.end
+    }
+    return this.cachedRange
+  }
+
+  /** Start of the range. */
+  getStartPosition(): Point {
+    return this.getRange().start
+  }
+
+  /** End of the range. */
+  getEndPosition(): Point {
+    return this.getRange().end
+  }
+
+  /** The head: the end, or the start when reversed. */
+  getHeadPosition(): Point {
+    const range = this.getRange()
+    return this.reversed ? range.start : range.end
+  }
+
+  /** The tail: the other end from the head (equal to the head without a tail). */
+  getTailPosition(): Point {
+    const range = this.getRange()
+    return this.reversed ? range.end : range.start
+  }
+
+  /** The ends as relative positions, valid on every peer of the document. */
+  getRelativeRange(): RelativeRange {
+    return { start: this.startAnchor, end: this.endAnchor }
+  }
+
+  /**
+   * Sets the range (clipped); always plants a tail. `reversed` keeps the current orientation
+   * when omitted; an `exclusive` given here becomes explicit. Returns whether anything changed.
+   *
+   * @example marker.setRange([[1, 0], [1, 4]], { reversed: true })
+   */
+  setRange(range: RangeLike, options: { reversed?: boolean; exclusive?: boolean } = {}): boolean {
+    const update: MarkerUpdate = { range: Range.fromObject(range), tailed: true }
+    if (options.reversed !== undefined && options.reversed !== null)
+      update.reversed = options.reversed
+    if (options.exclusive !== undefined) update.exclusive = options.exclusive
+    return this.layer.updateMarker(this, update)
+  }
+
+  /** Moves the head; passing the tail flips the orientation. Returns whether anything changed. */
+  setHeadPosition(position: PointLike): boolean {
+    const head = this.layer.buffer.clipPosition(position)
+    const range = this.getRange()
+    if (!this.tailed) return this.layer.updateMarker(this, { range: new Range(head, head) })
+    const tail = this.reversed ? range.end : range.start
+    if (head.isLessThan(tail)) {
+      return this.layer.updateMarker(this, { range: new Range(head, tail), reversed: true })
+    }
+    return this.layer.updateMarker(this, { range: new Range(tail, head), reversed: false })
+  }
+
+  /** Moves the tail (planting one if needed); passing the head flips the orientation. */
+  setTailPosition(position: PointLike): boolean {
+    const tail = this.layer.buffer.clipPosition(position)
+    const head = this.getHeadPosition()
+    if (tail.isLessThan(head)) {
+      return this.layer.updateMarker(this, {
+        range: new Range(tail, head),
+        tailed: true,
+        reversed: false,
+      })
+    }
+    return this.layer.updateMarker(this, {
+      range: new Range(head, tail),
+      tailed: true,
+      reversed: true,
+    })
+  }
+
+  /** Removes the tail: the marker becomes empty at its head. */
+  clearTail(): boolean {
+    const head = this.getHeadPosition()
+    return this.layer.updateMarker(this, {
+      range: new Range(head, head),
+      tailed: false,
+      reversed: false,
+    })
+  }
+
+  /** Plants a tail at the head if there is none. */
+  plantTail(): boolean | undefined {
+    if (this.tailed) return undefined
+    const head = this.getHeadPosition()
+    return this.layer.updateMarker(this, { range: new Range(head, head), tailed: true })
+  }
+
+  /** Whether the marker has a tail. */
+  hasTail(): boolean {
+    return this.tailed
+  }
+
+  /** Whether the head is before the tail. */
+  isReversed(): boolean {
+    return this.tailed && this.reversed
+  }
+
+  /** Whether the range is empty. */
+  isEmpty(): boolean {
+    return this.start === this.end
+  }
+
+  /** False once a change invalidated it (by its strategy) or it was destroyed. */
+  isValid(): boolean {
+    return !this.destroyed && this.valid
+  }
+
+  /** Whether `destroy` was called (or its layer was destroyed). */
+  isDestroyed(): boolean {
+    return this.destroyed
+  }
+
+  /** Whether text inserted at its ends stays outside it. */
+  isExclusive(): boolean {
+    if (this.explicitExclusive !== null) return this.explicitExclusive
+    return this.invalidate === 'inside' || !this.tailed
+  }
+
+  /** The invalidation strategy. */
+  getInvalidationStrategy(): InvalidationStrategy {
+    return this.invalidate
+  }
+
+  /** The properties (frozen). */
+  getProperties(): Readonly<Record<string, unknown>> {
+    return this.properties
+  }
+
+  /** Merges `properties` into the marker's properties. */
+  setProperties(properties: Record<string, unknown>): boolean {
+    return this.layer.updateMarker(this, { properties: { ...this.properties, ...properties } })
+  }
+
+  /** A new marker on the same layer with this range and settings, overridden by `options`. */
+  copy(options: MarkOptions = {}): Marker {
+    return this.layer.copyMarker(this, options)
+  }
+
+  /** Orders by start, then the longer marker first. */
+  compare(other: Marker): -1 | 0 | 1 {
+    if (this.start !== other.start) return this.start < other.start ? -1 : 1
+    if (this.end !== other.end) return this.end > other.end ? -1 : 1
+    return 0
+  }
+
+  /** Whether both markers have equal ranges and settings. */
+  isEqual(other: Marker): boolean {
+    return (
+      this.invalidate === other.invalidate &&
+      this.tailed === other.tailed &&
+      this.reversed === other.reversed &&
+      this.isExclusive() === other.isExclusive() &&
+      JSON.stringify(this.properties) === JSON.stringify(other.properties) &&
+      this.getRange().isEqual(other.getRange())
+    )
+  }
+
+  /** Whether the range contains `point` (inclusive unless `exclusive`). */
+  containsPoint(point: PointLike, exclusive = false): boolean {
+    return this.getRange().containsPoint(point, exclusive)
+  }
+
+  /** Whether the range contains `range` (inclusive unless `exclusive`). */
+  containsRange(range: RangeLike, exclusive = false): boolean {
+    return this.getRange().containsRange(range, exclusive)
+  }
+
+  /** Whether the range meets `row`. */
+  intersectsRow(row: number): boolean {
+    return this.getRange().intersectsRow(row)
+  }
+
+  /** Removes the marker from its layer. Safe to call twice. */
+  destroy(): void {
+    if (this.destroyed) return
+    this.layer.removeMarker(this)
+    this.destroyed = true
+    this.emitter?.emit('did-destroy')
+    this.emitter?.dispose()
+    this.emitter = null
+  }
+
+  /**
+   * Calls `callback` when the head, tail, validity or properties change: at once for direct
+   * calls, once at the end of a transaction for text changes.
+   */
+  onDidChange(callback: (event: MarkerChangeEvent) => void): Disposable {
+    if (this.emitted === null) this.emitted = this.currentState()
+    this.layer.watch(this)
+    return this.events().on('did-change', callback)
+  }
+
+  /** Calls `callback` when the marker is destroyed. */
+  onDidDestroy(callback: () => void): Disposable {
+    return this.events().on('did-destroy', callback)
+  }
+
+  /** Emits a change event if the marker differs from what was last reported (package internal). */
+  emitChange(textChanged: boolean): void {
+    if (this.emitter === null || this.emitted === null || this.destroyed) return
+    const before = this.emitted
+    const now = this.currentState()
+    if (
+      before.range.isEqual(now.range) &&
+      before.valid === now.valid &&
+      before.tailed === now.tailed &&
+      before.reversed === now.reversed &&
+      before.properties === now.properties
+    ) {
+      return
+    }
+    this.emitted = now
+    this.emitter.emit('did-change', {
+      oldHeadPosition: before.reversed ? before.range.start : before.range.end,
+      newHeadPosition: now.reversed ? now.range.start : now.range.end,
+      oldTailPosition: before.reversed ? before.range.end : before.range.start,
+      newTailPosition: now.reversed ? now.range.end : now.range.start,
+      wasValid: before.valid,
+      isValid: now.valid,
+      hadTail: before.tailed,
+      hasTail: now.tailed,
+      oldProperties: before.properties,
+      newProperties: now.properties,
+      textChanged,
+    })
+  }
+
+  /** Whether anyone listens to changes (package internal). */
+  hasChangeListeners(): boolean {
+    return this.emitter !== null && this.emitted !== null
+  }
+
+  private currentState(): EmittedState {
+    return {
+      range: this.getRange(),
+      valid: this.valid,
+      tailed: this.tailed,
+      reversed: this.reversed,
+      properties: this.properties,
+    }
+  }
+
+  private events(): Emitter<Events> {
+    if (this.emitter === null) this.emitter = new Emitter<Events>()
+    return this.emitter
+  }
+}

@@ -1,0 +1,701 @@
+import {
+  CompositeDisposable,
+  type Disposable,
+  Emitter,
+  Point,
+  type PointLike,
+  Range,
+  type RangeLike,
+} from '@tandem/text'
+import * as Y from 'yjs'
+import type {
+  BufferChange,
+  BufferChangeEvent,
+  BufferStoppedChangingEvent,
+} from './buffer-change.js'
+import { ItemIndex, type TextChange } from './item-index.js'
+import { extentForText, normalizeLineEndings } from './line-endings.js'
+import { type LineEnding, LineStore } from './line-store.js'
+import type { Marker, MarkOptions } from './marker.js'
+import { MarkerLayer, type MarkerLayerOptions } from './marker-layer.js'
+import { type ScanCallback, type ScanResult, scanInRange } from './scan.js'
+import { UndoHistory, type UndoStateProvider } from './undo-history.js'
+import { clipPoint, toFiniteInteger } from './validate.js'
+
+/** How a `TextBuffer` is made; see its constructor. */
+export interface TextBufferOptions {
+  /** Initial text for a new document (ignored when binding to a `doc` that has text). */
+  text?: string
+  /** An existing document to bind to; by default the buffer makes its own. */
+  doc?: Y.Doc
+  /** Name of the Y.Text in `doc` (default `'text'`). */
+  textName?: string
+  /** Milliseconds of quiet before `onDidStopChanging` fires (default 300). */
+  stoppedChangingDelay?: number
+}
+
+/** Options of `setTextInRange`, `insert`, `append` and `delete`. */
+export interface SetTextOptions {
+  /** Turn the inserted line breaks into the ending of the edited line (default true). */
+  normalizeLineEndings?: boolean
+  /** `'skip'`: make the change without recording an undo step. */
+  undo?: 'skip'
+}
+
+interface Events {
+  'did-change': BufferChangeEvent
+  'did-stop-changing': BufferStoppedChangingEvent
+  'did-destroy': void
+}
+
+/**
+ * A text buffer whose text is a Yjs `Y.Text`: Atom's TextBuffer reading and editing API in
+ * rows and columns, kept in step with every change to the Y.Text, local or remote.
+ *
+ * Reads come from a line store updated from each transaction, so they cost O(log n);
+ * every edit runs in one Yjs transaction whose origin is this buffer.
+ *
+ * @example
+ * const buffer = new TextBuffer({ text: 'hello\nworld' })
+ * buffer.setTextInRange([[1, 0], [1, 5]], 'there') // => Range [(1, 0) - (1, 5)]
+ */
+export class TextBuffer {
+  /** The Yjs document holding the text. */
+  readonly doc: Y.Doc
+  /** The shared text itself. */
+  readonly ytext: Y.Text
+  private lines: LineStore
+  private readonly index: ItemIndex
+  private readonly history: UndoHistory
+  private readonly emitter = new Emitter<Events>()
+  private readonly layers = new Map<number, MarkerLayer>()
+  private readonly subscriptions = new CompositeDisposable()
+  private defaultLayer: MarkerLayer | null = null
+  private nextLayerId = 1
+  private nextMarkerId = 1
+  private textVersion = 0
+  private transactDepth = 0
+  private appliedInTransaction = false
+  private destroyed = false
+  private readonly stoppedChangingDelay: number
+  private stoppedChangingTimer: ReturnType<typeof setTimeout> | null = null
+  private pendingStoppedChanges: BufferChange[] = []
+
+  /**
+   * Makes a buffer: over a new document holding `text`, or bound to `doc`'s Y.Text
+   * `textName` (several buffers, one per peer, can share one text that way).
+   *
+   * @example new TextBuffer('a\nb') ; new TextBuffer({ doc, textName: 'source' })
+   */
+  constructor(options: TextBufferOptions | string = {}) {
+    const settings = typeof options === 'string' ? { text: options } : options
+    if (settings.text !== undefined && typeof settings.text !== 'string') {
+      throw new TypeError(`text must be a string, got ${typeof settings.text}`)
+    }
+    this.doc = settings.doc ?? new Y.Doc()
+    this.ytext = this.doc.getText(settings.textName ?? 'text')
+    this.stoppedChangingDelay = settings.stoppedChangingDelay ?? 300
+    if (settings.text && this.ytext.length === 0) {
+      this.doc.transact(() => this.ytext.insert(0, settings.text!), this)
+    }
+    this.index = new ItemIndex(this.ytext)
+    this.lines = new LineStore(this.ytext.toString())
+    this.history = new UndoHistory(this.ytext, this)
+    this.ytext.observe(this.onTextEvent)
+  }
+
+  // Reading
+
+  /** The whole text. O(n). @example buffer.getText() // => 'hello\nworld' */
+  getText(): string {
+    return this.lines.getText()
+  }
+
+  /** Length of the text in UTF-16 code units. */
+  getLength(): number {
+    return this.lines.length
+  }
+
+  /** The text in `range` (clipped). @example buffer.getTextInRange([[0, 1], [0, 3]]) // => 'el' */
+  getTextInRange(range: RangeLike): string {
+    const clipped = this.clipRange(range)
+    return this.lines.getTextInOffsets(
+      this.offsetOfClipped(clipped.start),
+      this.offsetOfClipped(clipped.end),
+    )
+  }
+
+  /** Number of lines; an empty buffer has one. */
+  getLineCount(): number {
+    return this.lines.lineCount
+  }
+
+  /** Index of the last row. */
+  getLastRow(): number {
+    return this.lines.lineCount - 1
+  }
+
+  /** All lines, without their endings. O(n). */
+  getLines(): string[] {
+    const lines: string[] = []
+    for (let row = 0; row < this.lines.lineCount; row++) lines.push(this.lines.lineForRow(row))
+    return lines
+  }
+
+  /** The text of `row` without its line ending, or undefined past the last row. */
+  lineForRow(row: number): string | undefined {
+    row = toFiniteInteger(row, 'row')
+    if (row < 0 || row >= this.lines.lineCount) return undefined
+    return this.lines.lineForRow(row)
+  }
+
+  /** The ending of `row`: `'\n'`, `'\r\n'`, `'\r'`, or `''` for the last row. */
+  lineEndingForRow(row: number): LineEnding | undefined {
+    row = toFiniteInteger(row, 'row')
+    if (row < 0 || row >= this.lines.lineCount) return undefined
+    return this.lines.lineEndingForRow(row)
+  }
+
+  /** Length of `row` without its ending, or undefined past the last row. */
+  lineLengthForRow(row: number): number | undefined {
+    row = toFiniteInteger(row, 'row')
+    if (row < 0 || row >= this.lines.lineCount) return undefined
+    return this.lines.lineLengthForRow(row)
+  }
+
+  /** The last position in the buffer. */
+  getEndPosition(): Point {
+    const row = this.lines.lineCount - 1
+    return new Point(row, this.lines.lineLengthForRow(row))
+  }
+
+  /** Same as `getEndPosition` (Atom's name for it). */
+  getMaxPoint(): Point {
+    return this.getEndPosition()
+  }
+
+  /** The first position, (0, 0). */
+  getFirstPosition(): Point {
+    return Point.ZERO
+  }
+
+  /** The range of the whole text. */
+  getRange(): Range {
+    return new Range(Point.ZERO, this.getEndPosition())
+  }
+
+  /** True when there is no text. */
+  isEmpty(): boolean {
+    return this.lines.length === 0
+  }
+
+  /** True when `row` holds only whitespace (or is past the end). */
+  isRowBlank(row: number): boolean {
+    const line = this.lineForRow(row)
+    return line === undefined || !/\S/.test(line)
+  }
+
+  /**
+   * The range of `row` (clipped to the buffer), including its line ending when
+   * `includeNewline` is true and the row is not the last.
+   *
+   * @example buffer.rangeForRow(0, true) // => [(0, 0) - (1, 0)]
+   */
+  rangeForRow(row: number, includeNewline = false): Range {
+    row = toFiniteInteger(row, 'row')
+    const last = this.lines.lineCount - 1
+    row = Math.max(0, Math.min(row, last))
+    if (includeNewline && row < last) return new Range(new Point(row, 0), new Point(row + 1, 0))
+    return new Range(new Point(row, 0), new Point(row, this.lines.lineLengthForRow(row)))
+  }
+
+  /**
+   * The nearest valid position: rows before the first clip to (0, 0), rows past the last to
+   * the end, columns to [0, line length]. NaN or a non-number throws a TypeError.
+   *
+   * @example buffer.clipPosition([0, 99]) // => (0, 5)
+   */
+  clipPosition(position: PointLike): Point {
+    return clipPoint(position, this.lines, 'position')
+  }
+
+  /** `range` with both ends clipped (see `clipPosition`). */
+  clipRange(range: RangeLike): Range {
+    const r = Range.fromObject(range)
+    const start = clipPoint(r.start, this.lines, 'range.start')
+    const end = clipPoint(r.end, this.lines, 'range.end')
+    return start === r.start && end === r.end ? r : new Range(start, end)
+  }
+
+  /**
+   * Offset of `position` in UTF-16 code units, O(log n). As in Atom, row and column are
+   * clamped separately: `[-1, 5]` counts as `(0, 5)`, a row past the end as the last row.
+   */
+  characterIndexForPosition(position: PointLike): number {
+    if (!(position instanceof Point)) Point.assertValid(position, 'position')
+    const { row, column } = Point.fromObject(position)
+    const clampedRow = Math.max(0, Math.min(Math.floor(row), this.lines.lineCount - 1))
+    const clampedColumn = Math.max(0, Math.floor(column))
+    return this.lines.offsetForPosition(clampedRow, clampedColumn)
+  }
+
+  /** The position of the character offset `offset` (clipped to the text). O(log n). */
+  positionForCharacterIndex(offset: number): Point {
+    offset = Math.max(0, Math.min(toFiniteInteger(offset, 'offset'), this.lines.length))
+    const { row, column } = this.lines.positionForOffset(offset)
+    return new Point(row, column)
+  }
+
+  // Editing
+
+  /**
+   * Replaces the text in `range` (clipped) with `text` and returns the range of the new text.
+   *
+   * @example buffer.setTextInRange([[0, 0], [0, 5]], 'howdy') // => [(0, 0) - (0, 5)]
+   */
+  setTextInRange(range: RangeLike, text: string, options: SetTextOptions = {}): Range {
+    if (typeof text !== 'string') throw new TypeError(`text must be a string, got ${typeof text}`)
+    const oldRange = this.clipRange(range)
+    if (options.normalizeLineEndings ?? true) {
+      const ending =
+        this.lines.lineEndingForRow(oldRange.start.row) ||
+        (oldRange.start.row > 0 ? this.lines.lineEndingForRow(oldRange.start.row - 1) : '')
+      if (ending) text = normalizeLineEndings(text, ending)
+    }
+    const start = outsideSurrogatePair(this.lines, this.offsetOfClipped(oldRange.start), -1)
+    const end = Math.max(
+      start,
+      outsideSurrogatePair(this.lines, this.offsetOfClipped(oldRange.end), 1),
+    )
+    if (start !== end || text !== '') {
+      this.transact(() => this.edit(start, end, text))
+      // As in Atom, a skipped undo step is folded into the one before it.
+      if (options.undo === 'skip' && this.transactDepth === 0) this.history.groupLastChanges()
+    }
+    return new Range(oldRange.start, oldRange.start.traverse(extentForText(text)))
+  }
+
+  /** Replaces the whole text. */
+  setText(text: string): Range {
+    return this.setTextInRange(this.getRange(), text, { normalizeLineEndings: false })
+  }
+
+  /** Inserts `text` at `position` and returns its range. */
+  insert(position: PointLike, text: string, options?: SetTextOptions): Range {
+    const at = this.clipPosition(position)
+    return this.setTextInRange(new Range(at, at), text, options)
+  }
+
+  /** Appends `text` at the end and returns its range. */
+  append(text: string, options?: SetTextOptions): Range {
+    return this.insert(this.getEndPosition(), text, options)
+  }
+
+  /** Deletes the text in `range` and returns the empty range where it was. */
+  delete(range: RangeLike): Range {
+    return this.setTextInRange(range, '')
+  }
+
+  /** Deletes `row`, including its line ending. */
+  deleteRow(row: number): Range {
+    return this.deleteRows(row, row)
+  }
+
+  /** Deletes rows `startRow` through `endRow` (inclusive), with their line endings. */
+  deleteRows(startRow: number, endRow: number): Range {
+    const last = this.getLastRow()
+    let start = Math.max(0, Math.min(startRow, endRow))
+    const end = Math.min(last, Math.max(startRow, endRow))
+    let startPoint: Point
+    let endPoint: Point
+    if (end < last) {
+      startPoint = new Point(start, 0)
+      endPoint = new Point(end + 1, 0)
+    } else if (start > 0) {
+      start -= 1
+      startPoint = new Point(start, this.lines.lineLengthForRow(start))
+      endPoint = this.getEndPosition()
+    } else {
+      startPoint = Point.ZERO
+      endPoint = this.getEndPosition()
+    }
+    return this.delete(new Range(startPoint, endPoint))
+  }
+
+  /**
+   * Calls `callback` for each match of `regex` in `range`, first to last. The callback may
+   * call `stop()` and `replace(text)`; replacements are made in one transaction afterwards.
+   *
+   * @example buffer.scanInRange(/o/g, buffer.getRange(), ({ range }) => hits.push(range))
+   */
+  scanInRange(regex: RegExp, range: RangeLike, callback: ScanCallback): void {
+    scanInRange(this, regex, this.clipRange(range), callback, false)
+  }
+
+  /** Like `scanInRange`, last match first. */
+  backwardsScanInRange(regex: RegExp, range: RangeLike, callback: ScanCallback): void {
+    scanInRange(this, regex, this.clipRange(range), callback, true)
+  }
+
+  /** `scanInRange` over the whole buffer. */
+  scan(regex: RegExp, callback: ScanCallback): void {
+    this.scanInRange(regex, this.getRange(), callback)
+  }
+
+  /** `backwardsScanInRange` over the whole buffer. */
+  backwardsScan(regex: RegExp, callback: ScanCallback): void {
+    this.backwardsScanInRange(regex, this.getRange(), callback)
+  }
+
+  /** Every match of `regex` in `range`, as scan results. */
+  findAllInRange(regex: RegExp, range: RangeLike): ScanResult[] {
+    const results: ScanResult[] = []
+    this.scanInRange(regex, range, (result) => results.push(result))
+    return results
+  }
+
+  /**
+   * Runs `fn` as one Yjs transaction with this buffer as origin: other code sees its changes
+   * at once, events fire once after it, and it is one undo step. With a grouping interval,
+   * the step merges into the previous one while that one is still groupable. If `fn` throws,
+   * its changes are reverted and the error rethrown.
+   *
+   * @example buffer.transact(() => { buffer.insert([0, 0], 'a'); buffer.insert([1, 0], 'b') })
+   */
+  transact<T>(fn: () => T): T
+  transact<T>(groupingInterval: number, fn: () => T): T
+  transact<T>(intervalOrFn: number | (() => T), maybeFn?: () => T): T {
+    const fn = typeof intervalOrFn === 'function' ? intervalOrFn : maybeFn!
+    const groupingInterval = typeof intervalOrFn === 'number' ? intervalOrFn : 0
+    if (typeof fn !== 'function') throw new TypeError('transact needs a function')
+    if (this.transactDepth > 0) return fn()
+    const topBefore = this.history.top()
+    this.history.willTransact(groupingInterval)
+    this.transactDepth++
+    let result!: T
+    let failure: unknown = null
+    let failed = false
+    try {
+      this.doc.transact(() => {
+        try {
+          result = fn()
+        } catch (error) {
+          failed = true
+          failure = error
+        }
+      }, this)
+    } finally {
+      this.transactDepth--
+    }
+    const top = this.history.top()
+    const added = top !== topBefore ? top : null
+    if (failed) {
+      this.history.didTransact(null)
+      if (added !== null) {
+        const redoDepth = this.history.manager.redoStack.length
+        this.history.undo()
+        this.history.manager.redoStack.length = redoDepth
+      }
+      throw failure
+    }
+    this.history.didTransact(added)
+    for (const layer of this.layers.values()) layer.flushUpdate()
+    return result
+  }
+
+  // Undo
+
+  /** Reverts this buffer's last change (never another peer's). Returns false when there is none. */
+  undo(): boolean {
+    return this.history.undo()
+  }
+
+  /** Re-applies the last undone change. Returns false when there is none. */
+  redo(): boolean {
+    return this.history.redo()
+  }
+
+  /** Marks the current place in the undo history. */
+  createCheckpoint(): number {
+    return this.history.createCheckpoint()
+  }
+
+  /** Undoes every change since the checkpoint, dropping them from the history. */
+  revertToCheckpoint(checkpoint: number): boolean {
+    return this.history.revertToCheckpoint(checkpoint)
+  }
+
+  /** Merges the changes since the checkpoint into one undo step. */
+  groupChangesSinceCheckpoint(checkpoint: number): boolean {
+    return this.history.groupChangesSinceCheckpoint(checkpoint)
+  }
+
+  /** Merges the last two undo steps into one. */
+  groupLastChanges(): boolean {
+    return this.history.groupLastChanges()
+  }
+
+  /** Forgets the undo history. */
+  clearUndoStack(): void {
+    this.history.clearUndoStack()
+  }
+
+  /** Forgets the redo history. */
+  clearRedoStack(): void {
+    this.history.clearRedoStack()
+  }
+
+  /**
+   * Saves state with every undo step (captured before and after it) and restores it on
+   * undo/redo, e.g. selections as relative positions. Dispose to stop.
+   */
+  registerUndoState<State>(provider: UndoStateProvider<State>): Disposable {
+    return this.history.register(provider)
+  }
+
+  // Markers
+
+  /** Makes a new marker layer. */
+  addMarkerLayer(options: MarkerLayerOptions = {}): MarkerLayer {
+    const layer = new MarkerLayer(this, this.nextLayerId++, options)
+    this.layers.set(layer.id, layer)
+    layer.onDidDestroy(() => this.layers.delete(layer.id))
+    if (layer.maintainHistory) {
+      const registration = this.registerUndoState(layer.historyState())
+      layer.onDidDestroy(() => registration.dispose())
+    }
+    return layer
+  }
+
+  /** The layer with `id`, if it exists. */
+  getMarkerLayer(id: number): MarkerLayer | undefined {
+    return this.layers.get(id)
+  }
+
+  /** The layer `markRange` and `markPosition` use. */
+  getDefaultMarkerLayer(): MarkerLayer {
+    if (this.defaultLayer === null) this.defaultLayer = this.addMarkerLayer()
+    return this.defaultLayer
+  }
+
+  /** Marks `range` on the default layer. */
+  markRange(range: RangeLike, options?: MarkOptions): Marker {
+    return this.getDefaultMarkerLayer().markRange(range, options)
+  }
+
+  /** Marks `position` on the default layer. */
+  markPosition(position: PointLike, options?: MarkOptions): Marker {
+    return this.getDefaultMarkerLayer().markPosition(position, options)
+  }
+
+  /** A new buffer-wide marker id (package internal). */
+  allocateMarkerId(): number {
+    return this.nextMarkerId++
+  }
+
+  /** Whether a `transact` call is running. */
+  isTransacting(): boolean {
+    return this.transactDepth > 0
+  }
+
+  /** Counts transactions that changed the text; positions cached at one version stay valid until the next. */
+  get version(): number {
+    return this.textVersion
+  }
+
+  /** The anchoring index, shared by marker layers (package internal). */
+  get itemIndex(): ItemIndex {
+    return this.index
+  }
+
+  /** Offset of an already clipped point (package internal). */
+  offsetOfClipped(point: Point): number {
+    return this.lines.offsetForPosition(point.row, point.column)
+  }
+
+  // Events
+
+  /**
+   * Calls `callback` once after every transaction that changed the text, local or remote.
+   *
+   * @example buffer.onDidChange(({ changes, local }) => console.log(changes.length, local))
+   */
+  onDidChange(callback: (event: BufferChangeEvent) => void): Disposable {
+    return this.emitter.on('did-change', callback)
+  }
+
+  /** Same as `onDidChange` (Atom's name for the per-transaction event). */
+  onDidChangeText(callback: (event: BufferChangeEvent) => void): Disposable {
+    return this.onDidChange(callback)
+  }
+
+  /** Calls `callback` with the changes made once the text has not changed for a while. */
+  onDidStopChanging(callback: (event: BufferStoppedChangingEvent) => void): Disposable {
+    return this.emitter.on('did-stop-changing', callback)
+  }
+
+  /** Calls `callback` when the buffer is destroyed. */
+  onDidDestroy(callback: () => void): Disposable {
+    return this.emitter.on('did-destroy', callback)
+  }
+
+  /** Whether `destroy` was called. */
+  isDestroyed(): boolean {
+    return this.destroyed
+  }
+
+  /** Stops following the Y.Text and releases listeners; the document itself is left alone. */
+  destroy(): void {
+    if (this.destroyed) return
+    this.destroyed = true
+    this.ytext.unobserve(this.onTextEvent)
+    if (this.stoppedChangingTimer !== null) clearTimeout(this.stoppedChangingTimer)
+    for (const layer of [...this.layers.values()]) layer.destroy()
+    this.history.destroy()
+    this.subscriptions.dispose()
+    this.emitter.emit('did-destroy')
+    this.emitter.dispose()
+  }
+
+  private readonly onTextEvent = (_event: Y.YTextEvent, transaction: Y.Transaction): void => {
+    const changes = this.index.ingest(transaction)
+    const applied = this.appliedInTransaction
+    this.appliedInTransaction = false
+    if (applied) {
+      for (const layer of this.layers.values()) layer.anchorMovedMarkers()
+      if (this.lines.length !== this.index.length) {
+        // Someone edited the Y.Text directly inside this buffer's transaction: read it again.
+        this.lines = new LineStore(this.ytext.toString())
+        this.textVersion++
+      }
+    }
+    if (changes.length === 0) return
+    const local = transaction.origin === this || transaction.origin === this.history.manager
+    if (!applied) {
+      this.applyToLines(changes)
+      this.textVersion++
+      for (const layer of this.layers.values()) layer.applyChanges(changes, local)
+    }
+    const bufferChanges = this.describe(changes)
+    const first = bufferChanges[0]!
+    const last = bufferChanges[bufferChanges.length - 1]!
+    this.emitter.emit('did-change', {
+      changes: bufferChanges,
+      oldRange: new Range(first.oldRange.start, last.oldRange.end),
+      newRange: new Range(first.newRange.start, last.newRange.end),
+      local,
+      remote: !local,
+      origin: transaction.origin,
+    })
+    for (const layer of this.layers.values()) layer.emitChangeEvents()
+    this.scheduleStoppedChanging(bufferChanges)
+  }
+
+  /**
+   * One edit inside a transaction: Yjs first, then the line store and markers at once, so
+   * reads later in the same transaction see it (Yjs reports it only when the transaction ends).
+   */
+  private edit(start: number, end: number, text: string): void {
+    if (end > start) this.ytext.delete(start, end - start)
+    if (text !== '') this.ytext.insert(start, text)
+    const oldText = this.lines.splice(start, end - start, text)
+    const change: TextChange = {
+      oldStart: start,
+      oldEnd: end,
+      newStart: start,
+      newEnd: start + text.length,
+      text,
+      oldText,
+    }
+    this.textVersion++
+    this.appliedInTransaction = true
+    for (const layer of this.layers.values()) layer.applyChanges([change], true, true)
+  }
+
+  /** Applies changes to the line store, last first (old offsets stay valid to their left). */
+  private applyToLines(changes: TextChange[]): void {
+    repairSplitSurrogates(changes, this.lines, this.index)
+    for (let i = changes.length - 1; i >= 0; i--) {
+      const c = changes[i]!
+      this.lines.splice(c.oldStart, c.oldEnd - c.oldStart, c.text)
+    }
+  }
+
+  /**
+   * Describes changes in rows and columns, from the text as it is now: the text between two
+   * changes is the same before and after, so old positions follow from the new ones and the
+   * old texts.
+   */
+  private describe(changes: readonly TextChange[]): BufferChange[] {
+    let oldEnd = Point.ZERO
+    let newEnd = Point.ZERO
+    return changes.map((c) => {
+      const newStart = this.pointAt(c.newStart)
+      const oldStart = oldEnd.traverse(newStart.traversalFrom(newEnd))
+      newEnd = c.newEnd === c.newStart ? newStart : this.pointAt(c.newEnd)
+      oldEnd = oldStart.traverse(extentForText(c.oldText))
+      return {
+        oldRange: new Range(oldStart, oldEnd),
+        newRange: new Range(newStart, newEnd),
+        oldText: c.oldText,
+        newText: c.text,
+      }
+    })
+  }
+
+  private pointAt(offset: number): Point {
+    const { row, column } = this.lines.positionForOffset(offset)
+    return new Point(row, column)
+  }
+
+  private scheduleStoppedChanging(changes: BufferChange[]): void {
+    for (const change of changes) this.pendingStoppedChanges.push(change)
+    if (this.stoppedChangingTimer !== null) clearTimeout(this.stoppedChangingTimer)
+    this.stoppedChangingTimer = setTimeout(() => {
+      this.stoppedChangingTimer = null
+      const pending = this.pendingStoppedChanges
+      this.pendingStoppedChanges = []
+      this.emitter.emit('did-stop-changing', { changes: pending })
+    }, this.stoppedChangingDelay)
+  }
+}
+
+const isHighSurrogate = (code: number) => code >= 0xd800 && code <= 0xdbff
+const isLowSurrogate = (code: number) => code >= 0xdc00 && code <= 0xdfff
+
+/** Whether `offset` falls between the two halves of a surrogate pair. */
+const splitsPair = (lines: LineStore, offset: number): boolean =>
+  offset > 0 &&
+  offset < lines.length &&
+  isLowSurrogate(lines.getTextInOffsets(offset, offset + 1).charCodeAt(0)) &&
+  isHighSurrogate(lines.getTextInOffsets(offset - 1, offset).charCodeAt(0))
+
+/**
+ * `offset`, moved out of a surrogate pair towards `direction`. Local edits never split a pair:
+ * Yjs would turn both halves into U+FFFD.
+ */
+const outsideSurrogatePair = (lines: LineStore, offset: number, direction: -1 | 1): number =>
+  splitsPair(lines, offset) ? offset + direction : offset
+
+/**
+ * Yjs replaces both halves of a surrogate pair with U+FFFD when an edit splits the pair
+ * inside one item, without reporting it as a change. Where a change's edge splits a pair in
+ * the line store, widen the change over that pair and take the characters Yjs now holds.
+ */
+const repairSplitSurrogates = (changes: TextChange[], lines: LineStore, index: ItemIndex): void => {
+  for (const c of changes) {
+    const splitsAt = (offset: number) => splitsPair(lines, offset)
+    if (splitsAt(c.oldStart)) {
+      c.oldStart -= 1
+      c.newStart -= 1
+      c.text = index.charAt(c.newStart) + c.text
+      c.oldText = lines.getTextInOffsets(c.oldStart, c.oldStart + 1) + c.oldText
+    }
+    if (splitsAt(c.oldEnd)) {
+      c.oldEnd += 1
+      c.newEnd += 1
+      c.text += index.charAt(c.newEnd - 1)
+      c.oldText += lines.getTextInOffsets(c.oldEnd - 1, c.oldEnd)
+    }
+  }
+}
