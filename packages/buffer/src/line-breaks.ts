@@ -13,7 +13,11 @@ export type LineEnding = '' | '\n' | '\r\n' | '\r'
 export const ENDING_NONE = 0
 /** Code of `\n`. */
 export const ENDING_LF = 1
-/** Code of a lone `\r`. */
+/**
+ * Code of a lone `\r`. `splitLines` never produces it (a lone `\r` is text); it holds its place
+ * so that `endingLength` stays arithmetic, and `LineEnding` keeps `'\r'` for callers that name
+ * endings.
+ */
 export const ENDING_CR = 2
 /** Code of `\r\n`. */
 export const ENDING_CRLF = 3
@@ -37,15 +41,6 @@ export function endingLength(code: number): number {
  */
 export function endingText(code: number): LineEnding {
   return ENDING_TEXTS[code] ?? ''
-}
-
-/**
- * Whether `text` holds a `\n` or a `\r`, i.e. whether inserting it can change line structure.
- *
- * @example hasLineBreak('a\rb') // => true
- */
-export function hasLineBreak(text: string): boolean {
-  return text.indexOf('\n') !== -1 || text.indexOf('\r') !== -1
 }
 
 /**

@@ -6,10 +6,11 @@
  * offset -> row are then one root-to-leaf descent each, O(log n).
  *
  * An edit (`splice`) re-splits only the lines it touches: the line holding the start of the
- * edit through the line holding its end, plus the line before when that one ends in a lone
- * `\r` that the edit could complete into `\r\n`. Those lines are replaced in the tree in one
- * pass that adds or removes whole subtrees, so a 200,000-line paste or a full delete costs
- * O(k + log n), never a rebuild.
+ * edit through the line holding its end. A line break is complete once its `\n` is read, so
+ * nothing an edit does after a line can change that line's ending, and the line before the
+ * edit never needs a look. The new lines replace the old in the tree in one pass that adds or
+ * removes whole subtrees, so a 200,000-line paste or a full delete costs O(k + log n), never a
+ * rebuild.
  */
 
 import {
@@ -18,7 +19,6 @@ import {
   ENDING_NONE,
   endingLength,
   endingText,
-  hasLineBreak,
   type LineArrays,
   type LineEnding,
   splitLines,
@@ -77,16 +77,17 @@ const sum = (values: readonly number[], from = 0, to = values.length): number =>
 /**
  * Lines of a text in a balanced tree, updated in place by splices.
  *
- * Rows count lines from 0; offsets and columns count UTF-16 code units. Line breaks are
- * `\r\n`, `\n` and a lone `\r`: `new LineStore('a\r\nb\rc\n')` has lines `a`, `b`, `c`, `''`.
+ * Rows count lines from 0; offsets and columns count UTF-16 code units. Lines end at `\n`
+ * or `\r\n`; a lone `\r` is an ordinary character, as in Atom: `new LineStore('a\r\nb\rc\n')`
+ * has lines `a`, `b\rc`, `''`.
  * Every method checks its arguments and throws a `RangeError` (a `TypeError` for a
  * non-number) naming the one that is out of range; callers that want Atom's clipping clip
  * before calling.
  *
  * @example
  * const store = new LineStore('ab\ncd')
- * store.splice(1, 0, '\r') // => ''; lines are now 'a', 'b', 'cd'
- * store.rowForOffset(3) // => 2
+ * store.splice(1, 0, '\n') // => ''; lines are now 'a', 'b', 'cd'
+ * store.rowForOffset(4) // => 2 (the 'c' of 'cd')
  */
 export class LineStore {
   private root: Node
@@ -254,9 +255,14 @@ export class LineStore {
 
   /**
    * Replaces `deleteCount` code units at `offset` with `insertText` and returns the text
-   * removed. Line breaks are re-read across the edges of the edit: `\r` then an inserted `\n`
-   * become one `\r\n`; text inserted between the two halves of `\r\n` leaves a `\r` break and a
-   * `\n` break; deleting the `\n` of `\r\n` leaves a lone `\r` break.
+   * removed. Line breaks are re-read across the edges of the edit: a `\r` that ends up just
+   * before a `\n` makes the ending `\r\n`; text inserted between the `\r` and the `\n` of
+   * `\r\n` leaves the `\r` as the last character of the line and the ending `\n`; deleting the
+   * `\n` of `\r\n` joins the two lines, the `\r` staying as text.
+   *
+   * Costs O(log n) plus the length of the lines touched and of the text inserted or removed:
+   * an edit inside one line patches that line in place; any other edit re-splits only the
+   * lines from the one holding `offset` to the one holding `offset + deleteCount`.
    *
    * @example
    * const store = new LineStore('a\rb')
@@ -336,24 +342,16 @@ export class LineStore {
   }
 
   /**
-   * Yields the text (without ending) of rows `startRow` up to (not including) `endRow`.
-   * The store must not be changed while the iteration runs.
+   * Iterates the text (without ending) of rows `startRow` up to (not including) `endRow`,
+   * O(log n) per leaf of lines. The arguments are checked at the call, not at the first
+   * step; the store must not be changed while the iteration runs.
    *
    * @example [...new LineStore('a\nb\nc').lines(1)] // => ['b', 'c']
    */
-  *lines(startRow = 0, endRow: number = this.lineCount): Generator<string, void, undefined> {
+  lines(startRow = 0, endRow: number = this.lineCount): Generator<string, void, undefined> {
     checkIndex(endRow, 'endRow', this.lineCount)
     checkIndex(startRow, 'startRow', endRow)
-    let row = startRow
-    while (row < endRow) {
-      this.seekRow(row)
-      const texts = this.foundLeaf.texts
-      const stop = Math.min(texts.length, this.foundIndex + endRow - row)
-      for (let i = this.foundIndex; i < stop; i++) {
-        row++
-        yield texts[i]!
-      }
-    }
+    return this.linesBetween(startRow, endRow)
   }
 
   /**
@@ -366,7 +364,7 @@ export class LineStore {
     const root = this.root
     if (!root.isLeaf && root.children.length < 2) fail('a branch root has fewer than 2 children')
     if (lineCountOf(root) < 1) fail('the root has no lines')
-    const state = { leafDepth: -1, row: 0, previousEnding: ENDING_NONE, lastEnding: ENDING_NONE }
+    const state = { leafDepth: -1, row: 0, lastEnding: ENDING_NONE }
     this.checkNode(root, 0, true, state)
     if (state.lastEnding !== ENDING_NONE) fail('the last line has an ending')
   }
@@ -445,9 +443,18 @@ export class LineStore {
     this.foundOffset = offset - rest
   }
 
-  private endingBefore(row: number): number {
-    this.seekRow(row - 1)
-    return this.foundLeaf.ends[this.foundIndex]!
+  private *linesBetween(startRow: number, endRow: number): Generator<string, void, undefined> {
+    let row = startRow
+    while (row < endRow) {
+      // Each leaf is found afresh by row, so the walk holds no path that an edit could stale.
+      this.seekRow(row)
+      const texts = this.foundLeaf.texts
+      const stop = Math.min(texts.length, this.foundIndex + endRow - row)
+      for (let i = this.foundIndex; i < stop; i++) {
+        row++
+        yield texts[i]!
+      }
+    }
   }
 
   private textIn(start: number, end: number): string {
@@ -706,7 +713,7 @@ export class LineStore {
     node: Node,
     depth: number,
     isRoot: boolean,
-    state: { leafDepth: number; row: number; previousEnding: number; lastEnding: number },
+    state: { leafDepth: number; row: number; lastEnding: number },
   ): void {
     const items = itemCountOf(node)
     const max = node.isLeaf ? this.leafMax : this.branchMax
@@ -723,14 +730,12 @@ export class LineStore {
         const ending = node.ends[i]!
         const where = `row ${state.row}`
         if (text.indexOf('\n') !== -1) fail(`${where} holds a line break`)
-        if (ending === ENDING_LF && text.endsWith('\r'))
+        if (ending === ENDING_CR) fail(`${where} ends in a lone '\\r', which is not a break`)
+        if (ending === ENDING_LF && text.endsWith('\r')) {
           fail(`${where} ends in '\\r' before a '\\n'`)
+        }
         if (node.lens[i] !== text.length + endingLength(ending)) fail(`${where} has a bad length`)
         if (state.lastEnding === ENDING_NONE && state.row > 0) fail(`${where} follows the end`)
-        if (state.previousEnding === ENDING_CR && text === '' && ending === ENDING_LF) {
-          fail(`${where} is a '\\n' that should have joined the '\\r' before it`)
-        }
-        state.previousEnding = ending
         state.lastEnding = ending
         state.row++
       }
@@ -876,8 +881,9 @@ function capacity(value: number | undefined, fallback: number, name: string): nu
 function checkIndex(value: number, name: string, max: number): void {
   // `>>> 0` maps every non-integer, negative, NaN or non-number to something else, so one
   // comparison covers them all on the fast path.
-  if (value >>> 0 !== value || value > max)
+  if (value >>> 0 !== value || value > max) {
     throw indexError(value, name, `an integer in [0, ${max}]`)
+  }
 }
 
 function indexError(value: unknown, name: string, expected: string): Error {
