@@ -1,16 +1,11 @@
 import { describe, expect, it } from 'vitest'
 import { type LineEnding, LineStore, type LineStoreOptions } from './line-store.js'
+import { Random } from './testing/random.js'
 
-/** A small seeded PRNG (mulberry32): the same seed replays the same test. */
+/** The seeded generator as a plain function, so the same seed replays the same test. */
 function mulberry32(seed: number): () => number {
-  let state = seed >>> 0
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0
-    let t = state
-    t = Math.imul(t ^ (t >>> 15), t | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
+  const random = new Random(seed)
+  return () => random.next()
 }
 
 /** The naive reference: split the whole string every time. */

@@ -220,23 +220,7 @@ export class SpanTree {
 
   /** Current visible length before `span`. */
   offsetOf(span: Span): number {
-    const leaf = span.leaf
-    let offset = 0
-    for (const s of leaf.spans) {
-      if (s === span) break
-      offset += s.size
-    }
-    let child: TreeNode = leaf
-    let node = leaf.parent
-    while (node !== null) {
-      for (const c of node.children) {
-        if (c === child) break
-        offset += c.size
-      }
-      child = node
-      node = node.parent
-    }
-    return offset
+    return this.offsetsOf(span).offset
   }
 
   /**
