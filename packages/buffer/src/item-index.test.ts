@@ -13,6 +13,10 @@ interface Peer {
   mirror: string
   undo: Y.UndoManager
   positions: Y.RelativePosition[]
+  /** Set while a transaction makes one edit that is taken in with `applyLocalEdit`. */
+  localEdit: { offset: number; deleted: number; clock: number; text: string } | null
+  /** Where the last local edit left off, to continue runs of typing and deleting. */
+  runOffset: number
 }
 
 const applyChanges = (mirror: string, changes: TextChange[]): string => {
@@ -34,9 +38,37 @@ const makePeer = (doc: Y.Doc): Peer => {
     mirror: '',
     undo: new Y.UndoManager(text, { captureTimeout: 0 }),
     positions: [],
+    localEdit: null,
+    runOffset: 0,
   }
   text.observe((event, transaction) => {
-    const changes = peer.index.ingest(transaction)
+    const edit = peer.localEdit
+    peer.localEdit = null
+    let changes: TextChange[]
+    if (edit === null) {
+      changes = peer.index.ingest(transaction)
+    } else {
+      peer.index.noteLocalEdit(
+        edit.offset,
+        edit.deleted,
+        doc.clientID,
+        edit.clock,
+        edit.text.length,
+      )
+      const end = edit.offset + edit.deleted
+      const oldText = peer.mirror.slice(edit.offset, end)
+      const newEnd = edit.offset + edit.text.length
+      changes = [
+        {
+          oldStart: edit.offset,
+          oldEnd: end,
+          newStart: edit.offset,
+          newEnd,
+          text: edit.text,
+          oldText,
+        },
+      ]
+    }
     const before = peer.mirror
     peer.mirror = applyChanges(before, changes)
     // The changes say the same as Yjs's own delta.
@@ -65,7 +97,28 @@ const makePeer = (doc: Y.Doc): Peer => {
 const randomEdit = (random: Random, peer: Peer): void => {
   const length = peer.text.length
   const roll = random.next()
-  if (roll < 0.5 || length === 0) {
+  if (roll < 0.25) {
+    // One edit taken in directly, as a buffer does with its own edits: often continuing a
+    // run of typing, backspacing or deleting forward where the last one left off.
+    let offset = random.int(0, length)
+    let deleted = random.int(0, Math.min(3, length - offset))
+    let text = random.chance(0.2) ? '' : random.string(random.int(1, 3), ALPHABET)
+    if (peer.runOffset <= length && random.chance(0.6)) {
+      offset = peer.runOffset
+      const kind = random.int(0, 2)
+      deleted = kind === 0 ? 0 : Math.min(1, kind === 1 ? offset : length - offset)
+      if (kind === 1) offset -= deleted
+      text = kind === 0 ? random.string(1, ALPHABET) : ''
+    }
+    if (deleted === 0 && text === '') return
+    peer.runOffset = offset + text.length
+    const clock = Y.getState(peer.doc.store, peer.doc.clientID)
+    peer.doc.transact(() => {
+      peer.localEdit = { offset, deleted, clock, text }
+      if (deleted > 0) peer.text.delete(offset, deleted)
+      if (text !== '') peer.text.insert(offset, text)
+    })
+  } else if (roll < 0.55 || length === 0) {
     peer.text.insert(random.int(0, length), random.string(random.int(1, 4), ALPHABET))
   } else if (roll < 0.8) {
     const start = random.int(0, length - 1)
@@ -146,6 +199,7 @@ describe('ItemIndex', () => {
           if (random.chance(0.3)) {
             peer.doc.transact(() => {
               for (let k = random.int(1, 4); k > 0; k--) randomEdit(random, peer)
+              peer.localEdit = null
             })
           } else {
             randomEdit(random, peer)
@@ -163,6 +217,67 @@ describe('ItemIndex', () => {
       for (const peer of peers) {
         expect(peer.text.toString(), `seed ${seed}`).toBe(final)
         checkPeer(peer, random, `seed ${seed}, after flush`)
+      }
+    })
+  }
+
+  for (const seed of seeds(6)) {
+    it(`joins runs of local typing and deleting (seed ${seed})`, () => {
+      const random = new Random(seed)
+      const network = new TestNetwork(2, random)
+      const [peer, other] = network.docs.map(makePeer) as [Peer, Peer]
+      other.text.insert(0, random.string(40, ALPHABET))
+      network.flush()
+      for (let round = 0; round < 60; round++) {
+        const context = `seed ${seed}, round ${round}`
+        peer.runOffset = random.int(0, peer.text.length)
+        // Several edits in a row with nothing reading the index in between, so they join.
+        for (let k = random.int(1, 8); k > 0; k--) {
+          const offset = peer.runOffset
+          const kind = random.int(0, 3)
+          const deleted =
+            kind === 1
+              ? Math.min(1, offset)
+              : kind === 2
+                ? Math.min(1, peer.text.length - offset)
+                : 0
+          const start = kind === 1 ? offset - deleted : offset
+          const text = kind === 0 || kind === 3 ? random.string(random.int(1, 2), ALPHABET) : ''
+          if (deleted === 0 && text === '') continue
+          const clock = Y.getState(peer.doc.store, peer.doc.clientID)
+          peer.doc.transact(() => {
+            peer.localEdit = { offset: start, deleted, clock, text }
+            if (deleted > 0) peer.text.delete(start, deleted)
+            if (text !== '') peer.text.insert(start, text)
+          })
+          peer.runOffset = start + text.length
+        }
+        // Positions in and around the run, answered while it may still be pending: resolving
+        // first, then creating, from the end of the run backwards.
+        const offsets: number[] = []
+        for (let o = peer.runOffset; o >= Math.max(0, peer.runOffset - 4); o--) offsets.push(o)
+        const expected = offsets.flatMap((offset) =>
+          [-1, 0].map((assoc) => Y.createRelativePositionFromTypeIndex(peer.text, offset, assoc)),
+        )
+        for (const position of expected) {
+          const resolved = Y.createAbsolutePositionFromRelativePosition(position, peer.doc)
+          expect(peer.index.offsetOf(position), context).toBe(resolved?.index ?? null)
+        }
+        let n = 0
+        for (const offset of offsets) {
+          for (const assoc of [-1, 0]) {
+            const actual = peer.index.relativePositionAt(offset, assoc)
+            expect(Y.relativePositionToJSON(actual), context).toEqual(
+              Y.relativePositionToJSON(expected[n++]!),
+            )
+          }
+        }
+        expect(peer.index.length, context).toBe(peer.text.length)
+        if (random.chance(0.3)) {
+          other.text.insert(random.int(0, other.text.length), random.string(2, ALPHABET))
+          network.flush()
+        }
+        checkPeer(peer, random, context)
       }
     })
   }

@@ -17,6 +17,15 @@ export interface TextChange {
   oldText: string
 }
 
+/** A local edit noted but not yet placed in the tree (see `noteLocalEdit`). */
+interface PendingEdit {
+  offset: number
+  deleted: number
+  client: number
+  clock: number
+  length: number
+}
+
 interface ChangedSpan {
   span: Span
   text: string
@@ -36,6 +45,7 @@ interface ChangedSpan {
 export class ItemIndex {
   private readonly tree = new SpanTree()
   private readonly clocks = new ClockIndex()
+  private pending: PendingEdit | null = null
 
   constructor(readonly ytext: Y.Text) {
     this.rebuild()
@@ -43,11 +53,13 @@ export class ItemIndex {
 
   /** Visible length of the text. */
   get length(): number {
-    return this.tree.size
+    const p = this.pending
+    return p === null ? this.tree.size : this.tree.size + p.length - p.deleted
   }
 
   /** Reads every item of the text again (O(n)); used once when binding to a document. */
   rebuild(): void {
+    this.pending = null
     this.clocks.clear()
     const spans: Span[] = []
     for (let item = this.ytext._start; item !== null; item = item.right) {
@@ -64,6 +76,7 @@ export class ItemIndex {
    * observer of the text).
    */
   ingest(transaction: Y.Transaction): TextChange[] {
+    this.flush()
     const changed: ChangedSpan[] = []
     this.placeInsertedItems(transaction, changed)
     this.hideDeletedItems(transaction, changed)
@@ -83,12 +96,91 @@ export class ItemIndex {
   }
 
   /**
+   * Like `applyLocalEdit`, but placed lazily: a run of typing (each insertion right after the
+   * previous one, with the ids that follow its ids) or of deleting (backspace, or delete
+   * forward, next to the previous deletion) is joined into one edit and placed in the tree
+   * when something reads what the run changed. Relative positions inside text still being
+   * typed are answered without placing it.
+   */
+  noteLocalEdit(
+    offset: number,
+    deleted: number,
+    client: number,
+    clock: number,
+    length: number,
+  ): void {
+    const p = this.pending
+    if (p !== null) {
+      if (
+        deleted === 0 &&
+        client === p.client &&
+        offset === p.offset + p.length &&
+        clock === p.clock + p.length
+      ) {
+        p.length += length
+        return
+      }
+      if (length === 0 && p.length === 0) {
+        if (offset + deleted === p.offset) {
+          p.offset = offset
+          p.deleted += deleted
+          return
+        }
+        if (offset === p.offset) {
+          p.deleted += deleted
+          return
+        }
+      }
+      this.flush()
+    }
+    this.pending = { offset, deleted, client, clock, length }
+  }
+
+  /**
+   * Takes in one edit made on this document by index, without reading its transaction:
+   * `deleted` characters removed at `offset`, then `length` characters inserted there as one
+   * new item with id (`client`, `clock`). Equivalent to `ingest` of a transaction holding only
+   * that edit, for a caller that knows so (the buffer checks the transaction's state vectors
+   * and delete set first). As Yjs does, the new item goes after any deleted items at `offset`,
+   * right before the next visible character.
+   */
+  applyLocalEdit(
+    offset: number,
+    deleted: number,
+    client: number,
+    clock: number,
+    length: number,
+  ): void {
+    if (deleted > 0) this.hideRange(offset, deleted)
+    if (length === 0) return
+    let anchor: Span | null
+    const found = this.tree.spanAt(offset)
+    if (found === null) anchor = this.tree.last()
+    else if (found.index > 0) {
+      this.split(found.span, found.index)
+      anchor = found.span
+    } else anchor = this.tree.previous(found.span)
+    const span = this.tree.createSpan(client, clock, length, true)
+    this.tree.insertAfter(anchor, span)
+    this.clocks.add(span)
+    this.mergeWithNeighbours(span)
+  }
+
+  /**
    * The offset a relative position points to now, with Yjs's rules (following redone items;
    * a deleted item resolves to where it was), or null when it does not belong to this text or
    * refers to an item this document does not have yet.
    */
   offsetOf(position: Y.RelativePosition): number | null {
     const id = position.item
+    const p = this.pending
+    if (p !== null) {
+      const typed = id === null ? -1 : id.clock - p.clock
+      if (id !== null && id.client === p.client && typed >= 0 && typed < p.length) {
+        return p.offset + typed + (position.assoc >= 0 ? 0 : 1)
+      }
+      this.flush()
+    }
     if (id === null) {
       if (!this.ownsTypeReference(position)) return null
       return position.assoc >= 0 ? this.tree.size : 0
@@ -123,6 +215,14 @@ export class ItemIndex {
    * `Y.createRelativePositionFromTypeIndex(ytext, offset, assoc)`, in O(log n).
    */
   relativePositionAt(offset: number, assoc: number): Y.RelativePosition {
+    const p = this.pending
+    if (p !== null) {
+      const typed = (assoc < 0 ? offset - 1 : offset) - p.offset
+      if (typed >= 0 && typed < p.length) {
+        return this.positionFor(Y.createID(p.client, p.clock + typed), assoc)
+      }
+      this.flush()
+    }
     const size = this.tree.size
     offset = Math.max(0, Math.min(offset, size))
     let target: number
@@ -139,6 +239,7 @@ export class ItemIndex {
 
   /** The character at `offset` as Yjs holds it, read from its item (O(log n)). */
   charAt(offset: number): string {
+    this.flush()
     const found = this.tree.spanAt(offset)
     if (found === null) return ''
     const clock = found.span.clock + found.index
@@ -149,11 +250,13 @@ export class ItemIndex {
 
   /** Spans in text order, as [client, clock, length, visible] (tests only). */
   describe(): Array<[number, number, number, boolean]> {
+    this.flush()
     return [...this.tree.spans()].map((s) => [s.client, s.clock, s.len, s.size > 0])
   }
 
   /** Checks internal bookkeeping (tests only). */
   checkInvariants(): void {
+    this.flush()
     this.tree.checkInvariants()
   }
 
@@ -218,6 +321,35 @@ export class ItemIndex {
         }
       }
     }
+  }
+
+  /** Places the pending local edit in the tree. */
+  private flush(): void {
+    const p = this.pending
+    if (p === null) return
+    this.pending = null
+    this.applyLocalEdit(p.offset, p.deleted, p.client, p.clock, p.length)
+  }
+
+  /** Hides the `count` visible characters from `offset` on (a local deletion). */
+  private hideRange(offset: number, count: number): void {
+    const found = this.tree.spanAt(offset)!
+    let span: Span | null = found.index > 0 ? this.split(found.span, found.index) : found.span
+    let first: Span | null = null
+    let last: Span = span
+    while (count > 0 && span !== null) {
+      if (span.size > 0) {
+        if (span.len > count) this.split(span, count)
+        count -= span.len
+        this.tree.setSize(span, 0)
+        this.tree.commit(span)
+        first ??= span
+        last = span
+      }
+      span = this.tree.next(span)
+    }
+    this.mergeWithNeighbours(last)
+    if (first !== null && first !== last) this.mergeWithNeighbours(first)
   }
 
   /** The text of a span deleted by `transaction`: its items keep their content until cleanup. */

@@ -248,6 +248,13 @@ export class SpanTree {
     return null
   }
 
+  /** The last span in text order (visible or not), or null when the tree is empty. */
+  last(): Span | null {
+    let node: TreeNode = this.root
+    while (!node.isLeaf) node = node.children[node.children.length - 1]!
+    return node.spans[node.spans.length - 1] ?? null
+  }
+
   /** The span after `span` in text order, or null at the end. */
   next(span: Span): Span | null {
     const leaf = span.leaf
