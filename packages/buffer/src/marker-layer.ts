@@ -3,6 +3,7 @@ import type * as Y from 'yjs'
 import { type FindMarkersParams, findMarkers } from './find-markers.js'
 import type { TextChange } from './item-index.js'
 import { Marker, type MarkerUpdate, type MarkOptions, type RelativeRange } from './marker.js'
+import { MarkerIndex } from './marker-index.js'
 import {
   changeAtOrBefore,
   endMoves,
@@ -61,6 +62,8 @@ export class MarkerLayer {
   private updatePending = false
   /** Markers moved by edits made inside a transaction, to re-anchor once it ends. */
   private readonly unanchored = new Set<Marker>()
+  /** The markers by offset, so an edit visits only the markers it touches. */
+  private readonly index = new MarkerIndex()
 
   /** Made by `TextBuffer.addMarkerLayer`. */
   constructor(
@@ -180,8 +183,7 @@ export class MarkerLayer {
       const start = this.buffer.offsetOfClipped(range.start)
       const end = this.buffer.offsetOfClipped(range.end)
       if (start !== marker.start || end !== marker.end) {
-        marker.start = start
-        marker.end = end
+        this.index.move(marker, start, end)
         changed = true
       }
     }
@@ -227,6 +229,7 @@ export class MarkerLayer {
   /** Forgets a marker that is being destroyed. */
   removeMarker(marker: Marker): void {
     this.markers.delete(marker.id)
+    this.index.remove(marker)
     this.watched.delete(marker)
     this.scheduleUpdate()
   }
@@ -243,71 +246,103 @@ export class MarkerLayer {
    * `anchorMovedMarkers`.
    */
   applyChanges(changes: readonly TextChange[], local: boolean, deferAnchoring = false): void {
-    const index = this.buffer.itemIndex
+    if (this.markers.size === 0) return
+    // Only markers touching a change need Atom's rules (or their relative positions); the
+    // rest move with the text after the changes, by whole buckets.
+    const touched: Marker[] = []
+    for (const c of changes) this.index.overlapping(c.oldStart, c.oldEnd, touched)
+    const affected = changes.length > 1 ? [...new Set(touched)] : touched
+    const shapes: MarkerShape[] = []
+    for (const marker of affected) {
+      shapes.push({ start: marker.start, end: marker.end, exclusive: marker.isExclusive() })
+      this.index.remove(marker)
+    }
+    for (let i = changes.length - 1; i >= 0; i--) {
+      const c = changes[i]!
+      const delta = c.newEnd - c.newStart - (c.oldEnd - c.oldStart)
+      if (delta !== 0) this.index.shiftAfter(c.oldEnd, delta)
+    }
     const invalidated: Marker[] = []
-    for (const marker of this.markers.values()) {
-      const shape: MarkerShape = {
-        start: marker.start,
-        end: marker.end,
-        exclusive: marker.isExclusive(),
-      }
+    for (let k = 0; k < affected.length; k++) {
+      const marker = affected[k]!
+      const shape = shapes[k]!
       if (marker.valid && marker.getInvalidationStrategy() !== 'never') {
         if (isInvalidated(marker, shape, changes)) {
           marker.valid = false
           invalidated.push(marker)
         }
       }
-      let start = shape.start
-      let end = shape.end
-      let startTouched = false
-      let endTouched = false
-      let startMovedBy: TextChange | null = null
-      const i = changeAtOrBefore(changes, shape.start)
-      if (i >= 0) {
-        const c = changes[i]!
-        if (touches(c, shape.start)) {
-          startTouched = true
-          if (startMoves(shape, c)) {
-            start = c.newEnd
-            startMovedBy = c
-          } else {
-            start = c.newStart
-          }
-        } else {
-          start = shiftPast(c, shape.start)
-        }
-      }
-      const j = shape.end === shape.start ? i : changeAtOrBefore(changes, shape.end)
-      if (j >= 0) {
-        const c = changes[j]!
-        if (touches(c, shape.end)) {
-          endTouched = true
-          end = endMoves(shape, c, startMovedBy === c) ? c.newEnd : c.newStart
-        } else {
-          end = shiftPast(c, shape.end)
-        }
-      }
-      let straddled = false
-      if (!local) {
-        // Touched ends are resolved from their relative positions: the anchoring every peer shares.
-        if (startTouched) start = index.offsetOf(marker.startAnchor) ?? start
-        if (endTouched) end = index.offsetOf(marker.endAnchor) ?? end
-        if (start > end) {
-          // A collapsed selection whose anchors now straddle inserted text: keep the caret
-          // before the insertion, as for any caret.
-          start = end
-          straddled = true
-        }
-      }
-      const emptinessChanged = (marker.start === marker.end) !== (start === end)
-      marker.start = start
-      marker.end = end
-      if ((local && (startTouched || endTouched)) || emptinessChanged || straddled) {
+      const moved = this.moveThrough(marker, shape, changes, local)
+      if (moved) {
         if (deferAnchoring) this.unanchored.add(marker)
         else this.anchor(marker)
       }
     }
     if (this.destroyInvalidatedMarkers) for (const marker of invalidated) marker.destroy()
+  }
+
+  /**
+   * Puts a marker that touches some of `changes` back in the index at its new offsets: by
+   * Atom's rules when `local`, else from its relative positions. True when its relative
+   * positions need renewing.
+   */
+  private moveThrough(
+    marker: Marker,
+    shape: MarkerShape,
+    changes: readonly TextChange[],
+    local: boolean,
+  ): boolean {
+    let start = shape.start
+    let end = shape.end
+    let startTouched = false
+    let endTouched = false
+    let startMovedBy: TextChange | null = null
+    const i = changeAtOrBefore(changes, shape.start)
+    if (i >= 0) {
+      const c = changes[i]!
+      if (touches(c, shape.start)) {
+        startTouched = true
+        if (startMoves(shape, c)) {
+          start = c.newEnd
+          startMovedBy = c
+        } else {
+          start = c.newStart
+        }
+      } else {
+        start = shiftPast(c, shape.start)
+      }
+    }
+    const j = shape.end === shape.start ? i : changeAtOrBefore(changes, shape.end)
+    if (j >= 0) {
+      const c = changes[j]!
+      if (touches(c, shape.end)) {
+        endTouched = true
+        end = endMoves(shape, c, startMovedBy === c) ? c.newEnd : c.newStart
+      } else {
+        end = shiftPast(c, shape.end)
+      }
+    }
+    let straddled = false
+    if (!local) {
+      // Touched ends are resolved from their relative positions: the anchoring every peer shares.
+      const index = this.buffer.itemIndex
+      if (startTouched) start = index.offsetOf(marker.startAnchor) ?? start
+      if (endTouched) end = index.offsetOf(marker.endAnchor) ?? end
+      if (start > end) {
+        // A collapsed selection whose anchors now straddle inserted text: keep the caret
+        // before the insertion, as for any caret.
+        start = end
+        straddled = true
+      }
+    }
+    const emptinessChanged = (shape.start === shape.end) !== (start === end)
+    this.index.insert(marker, start, end)
+    return (local && (startTouched || endTouched)) || emptinessChanged || straddled
+  }
+
+  /** Checks the marker index (tests only). */
+  checkIndex(): void {
+    this.index.checkInvariants()
   }
 
   /** Renews the relative positions of markers moved inside the transaction that just ended. */
@@ -366,8 +401,7 @@ export class MarkerLayer {
         this.markers.set(marker.id, marker)
         this.emitter.emit('did-create-marker', marker)
       }
-      marker.start = Math.min(a, b)
-      marker.end = Math.max(a, b)
+      this.index.move(marker, Math.min(a, b), Math.max(a, b))
       marker.startAnchor = saved.anchors.start
       marker.endAnchor = saved.anchors.end
       marker.reversed = saved.reversed
@@ -397,6 +431,7 @@ export class MarkerLayer {
 
   private addMarker(marker: Marker): Marker {
     this.markers.set(marker.id, marker)
+    this.index.insert(marker, marker.start, marker.end)
     this.emitter.emit('did-create-marker', marker)
     this.scheduleUpdate()
     return marker

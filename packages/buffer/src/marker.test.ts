@@ -268,6 +268,7 @@ describe('Marker: collaborative anchoring for remote edits', () => {
       const layers = buffers.map((b) => b.addMarkerLayer())
       const check = (context: string) => {
         buffers.forEach((buffer, p) => {
+          layers[p]!.checkIndex()
           for (const marker of layers[p]!.getMarkers()) {
             const { start, end } = marker.getRelativeRange()
             const s = Y.createAbsolutePositionFromRelativePosition(start, buffer.doc)

@@ -7,6 +7,7 @@ import {
   type RangeLike,
 } from '@tandem/text'
 import type * as Y from 'yjs'
+import type { MarkerBucket } from './marker-index.js'
 import type { MarkerLayer } from './marker-layer.js'
 import type { InvalidationStrategy } from './marker-rules.js'
 
@@ -79,9 +80,11 @@ export interface MarkerUpdate {
  * @example const marker = buffer.markRange([[0, 0], [0, 5]]); marker.getRange()
  */
 export class Marker {
-  /** Offsets of the ends (package internal: maintained by the layer). */
-  start: number
-  end: number
+  /** @internal Offsets of the ends less the shift of `bucket` (maintained by the layer's index). */
+  rawStart: number
+  /** @internal */ rawEnd: number
+  /** @internal The index bucket holding the marker, null while it is out of the index. */
+  bucket: MarkerBucket | null = null
   /** The ends as relative positions (package internal). */
   startAnchor: Y.RelativePosition
   endAnchor: Y.RelativePosition
@@ -108,8 +111,8 @@ export class Marker {
     anchors: RelativeRange,
     options: MarkOptions,
   ) {
-    this.start = start
-    this.end = end
+    this.rawStart = start
+    this.rawEnd = end
     this.startAnchor = anchors.start
     this.endAnchor = anchors.end
     this.tailed = options.tailed ?? true
@@ -118,6 +121,16 @@ export class Marker {
     this.invalidate = options.invalidate ?? 'overlap'
     this.explicitExclusive = options.exclusive ?? null
     this.properties = Object.freeze({ ...(options.properties ?? {}) })
+  }
+
+  /** Offset of the start (package internal). */
+  get start(): number {
+    return this.bucket === null ? this.rawStart : this.rawStart + this.bucket.shift
+  }
+
+  /** Offset of the end (package internal). */
+  get end(): number {
+    return this.bucket === null ? this.rawEnd : this.rawEnd + this.bucket.shift
   }
 
   /** The marked range. @example marker.getRange().toString() // => '[(0, 0) - (0, 5)]' */
