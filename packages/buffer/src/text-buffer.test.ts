@@ -116,6 +116,7 @@ describe('TextBuffer: reading and editing', () => {
   })
 
   it('throws a TypeError naming the bad argument', () => {
+    expect(() => new TextBuffer('a\nb').deleteRows(Number.NaN, 1)).toThrow(/startRow/)
     const buffer = new TextBuffer('abc')
     expect(() => buffer.clipPosition([Number.NaN, 0])).toThrow(/position\.row/)
     expect(() => buffer.clipPosition({ row: 0, column: 'x' } as never)).toThrow(TypeError)
@@ -238,6 +239,17 @@ describe('TextBuffer: reading and editing', () => {
       () => empties++,
     )
     expect(empties).toBe(4)
+  })
+
+  it('never splits a surrogate pair with a local edit', () => {
+    const buffer = new TextBuffer('a\u{1F600}b')
+    // Column 2 is between the two halves of the emoji: an insertion goes before the pair, a
+    // deletion's edges move outside it.
+    expect(buffer.insert([0, 2], 'X').toString()).toBe('[(0, 1) - (0, 2)]')
+    expect(buffer.getText()).toBe('aX\u{1F600}b')
+    buffer.delete(new Range(new Point(0, 3), new Point(0, 4)))
+    expect(buffer.getText()).toBe('aXb')
+    expect(buffer.ytext.toString()).toBe('aXb')
   })
 
   it('handles a 10 MB insert', () => {

@@ -38,7 +38,7 @@ export interface TextBufferOptions {
 export interface SetTextOptions {
   /** Turn the inserted line breaks into the ending of the edited line (default true). */
   normalizeLineEndings?: boolean
-  /** `'skip'`: make the change without recording an undo step. */
+  /** `'skip'`: fold the change into the previous undo step instead of making its own (as Atom). */
   undo?: 'skip'
 }
 
@@ -75,10 +75,16 @@ export class TextBuffer {
   private nextMarkerId = 1
   private textVersion = 0
   private transactDepth = 0
-  private appliedInTransaction = false
+  /** Local edits made by the running transaction (see `edit`). */
+  private editsInTransaction = 0
+  /** The running transaction's edit, while it has made exactly one. */
+  private soleEdit: LocalEdit | null = null
+  /** Whether the last transaction taken in held nothing but one edit through this buffer. */
+  private tookInSoleEdit = false
   private destroyed = false
   private readonly stoppedChangingDelay: number
   private stoppedChangingTimer: ReturnType<typeof setTimeout> | null = null
+  private lastChangeTime = 0
   private pendingStoppedChanges: BufferChange[] = []
 
   /**
@@ -149,7 +155,7 @@ export class TextBuffer {
     return this.lines.lineForRow(row)
   }
 
-  /** The ending of `row`: `'\n'`, `'\r\n'`, `'\r'`, or `''` for the last row. */
+  /** The ending of `row`: `'\n'`, `'\r\n'`, or `''` for the last row (a lone `\r` is text). */
   lineEndingForRow(row: number): LineEnding | undefined {
     row = toFiniteInteger(row, 'row')
     if (row < 0 || row >= this.lines.lineCount) return undefined
@@ -262,17 +268,24 @@ export class TextBuffer {
         (oldRange.start.row > 0 ? this.lines.lineEndingForRow(oldRange.start.row - 1) : '')
       if (ending) text = normalizeLineEndings(text, ending)
     }
-    const start = outsideSurrogatePair(this.lines, this.offsetOfClipped(oldRange.start), -1)
-    const end = Math.max(
-      start,
-      outsideSurrogatePair(this.lines, this.offsetOfClipped(oldRange.end), 1),
-    )
+    // Local edits never split a surrogate pair (Yjs would turn both halves into U+FFFD): an
+    // edge inside one moves outside it, an insertion to before it.
+    let startPoint = oldRange.start
+    if (splitsPairAt(this.lines, startPoint)) {
+      startPoint = new Point(startPoint.row, startPoint.column - 1)
+    }
+    const start = this.offsetOfClipped(startPoint)
+    let end = start
+    if (!oldRange.isEmpty()) {
+      end = this.offsetOfClipped(oldRange.end)
+      if (splitsPairAt(this.lines, oldRange.end)) end += 1
+    }
     if (start !== end || text !== '') {
       this.transact(() => this.edit(start, end, text))
       // As in Atom, a skipped undo step is folded into the one before it.
       if (options.undo === 'skip' && this.transactDepth === 0) this.history.groupLastChanges()
     }
-    return new Range(oldRange.start, oldRange.start.traverse(extentForText(text)))
+    return new Range(startPoint, startPoint.traverse(extentForText(text)))
   }
 
   /** Replaces the whole text. */
@@ -303,6 +316,8 @@ export class TextBuffer {
 
   /** Deletes rows `startRow` through `endRow` (inclusive), with their line endings. */
   deleteRows(startRow: number, endRow: number): Range {
+    startRow = toFiniteInteger(startRow, 'startRow')
+    endRow = toFiniteInteger(endRow, 'endRow')
     const last = this.getLastRow()
     let start = Math.max(0, Math.min(startRow, endRow))
     const end = Math.min(last, Math.max(startRow, endRow))
@@ -558,9 +573,10 @@ export class TextBuffer {
   }
 
   private readonly onTextEvent = (_event: Y.YTextEvent, transaction: Y.Transaction): void => {
-    const changes = this.index.ingest(transaction)
-    const applied = this.appliedInTransaction
-    this.appliedInTransaction = false
+    const applied = this.editsInTransaction > 0
+    const changes = this.takeIn(transaction)
+    const local = transaction.origin === this || transaction.origin === this.history.manager
+    if (transaction.origin === this) this.history.record(transaction, this.tookInSoleEdit)
     if (applied) {
       for (const layer of this.layers.values()) layer.anchorMovedMarkers()
       if (this.lines.length !== this.index.length) {
@@ -570,25 +586,53 @@ export class TextBuffer {
       }
     }
     if (changes.length === 0) return
-    const local = transaction.origin === this || transaction.origin === this.history.manager
     if (!applied) {
       this.applyToLines(changes)
       this.textVersion++
       for (const layer of this.layers.values()) layer.applyChanges(changes, local)
     }
-    const bufferChanges = this.describe(changes)
-    const first = bufferChanges[0]!
-    const last = bufferChanges[bufferChanges.length - 1]!
+    const wantsChanges = this.emitter.listenerCountForEventName('did-change') > 0
+    const wantsStop = this.emitter.listenerCountForEventName('did-stop-changing') > 0
+    if (wantsChanges || wantsStop) {
+      const bufferChanges = this.describe(changes)
+      if (wantsChanges) this.emitDidChange(bufferChanges, local, transaction.origin)
+      if (wantsStop) this.scheduleStoppedChanging(bufferChanges)
+    }
+    for (const layer of this.layers.values()) layer.emitChangeEvents()
+  }
+
+  /**
+   * The transaction's changes, taken into the item index. A transaction that made exactly
+   * one edit through this buffer, and nothing else, is taken in from that edit directly.
+   */
+  private takeIn(transaction: Y.Transaction): TextChange[] {
+    this.tookInSoleEdit = false
+    const edit = this.soleEdit
+    this.soleEdit = null
+    const count = this.editsInTransaction
+    this.editsInTransaction = 0
+    if (count === 1 && edit !== null && isOnlyEdit(transaction, edit)) {
+      const { change } = edit
+      const deleted = change.oldEnd - change.oldStart
+      const inserted = change.newEnd - change.newStart
+      this.index.noteLocalEdit(change.oldStart, deleted, edit.client, edit.clock, inserted)
+      this.tookInSoleEdit = true
+      return [change]
+    }
+    return this.index.ingest(transaction)
+  }
+
+  private emitDidChange(changes: BufferChange[], local: boolean, origin: unknown): void {
+    const first = changes[0]!
+    const last = changes[changes.length - 1]!
     this.emitter.emit('did-change', {
-      changes: bufferChanges,
+      changes,
       oldRange: new Range(first.oldRange.start, last.oldRange.end),
       newRange: new Range(first.newRange.start, last.newRange.end),
       local,
       remote: !local,
-      origin: transaction.origin,
+      origin,
     })
-    for (const layer of this.layers.values()) layer.emitChangeEvents()
-    this.scheduleStoppedChanging(bufferChanges)
   }
 
   /**
@@ -596,6 +640,8 @@ export class TextBuffer {
    * reads later in the same transaction see it (Yjs reports it only when the transaction ends).
    */
   private edit(start: number, end: number, text: string): void {
+    const client = this.doc.clientID
+    const clock = Y.getState(this.doc.store, client)
     if (end > start) this.ytext.delete(start, end - start)
     if (text !== '') this.ytext.insert(start, text)
     const oldText = this.lines.splice(start, end - start, text)
@@ -608,8 +654,12 @@ export class TextBuffer {
       oldText,
     }
     this.textVersion++
-    this.appliedInTransaction = true
-    for (const layer of this.layers.values()) layer.applyChanges([change], true, true)
+    this.editsInTransaction++
+    this.soleEdit = this.editsInTransaction === 1 ? { change, client, clock } : null
+    if (this.layers.size > 0) {
+      const changes = [change]
+      for (const layer of this.layers.values()) layer.applyChanges(changes, true, true)
+    }
   }
 
   /** Applies changes to the line store, last first (old offsets stay valid to their left). */
@@ -648,16 +698,55 @@ export class TextBuffer {
     return new Point(row, column)
   }
 
+  /**
+   * Collects changes for `onDidStopChanging` and fires it once the text has been quiet for
+   * the delay. One timer serves a burst of changes: when it fires early it waits out the rest.
+   */
   private scheduleStoppedChanging(changes: BufferChange[]): void {
     for (const change of changes) this.pendingStoppedChanges.push(change)
-    if (this.stoppedChangingTimer !== null) clearTimeout(this.stoppedChangingTimer)
-    this.stoppedChangingTimer = setTimeout(() => {
-      this.stoppedChangingTimer = null
-      const pending = this.pendingStoppedChanges
-      this.pendingStoppedChanges = []
-      this.emitter.emit('did-stop-changing', { changes: pending })
-    }, this.stoppedChangingDelay)
+    this.lastChangeTime = performance.now()
+    if (this.stoppedChangingTimer === null) this.armStoppedChanging(this.stoppedChangingDelay)
   }
+
+  private armStoppedChanging(delay: number): void {
+    this.stoppedChangingTimer = setTimeout(this.onStoppedChangingTimer, delay)
+  }
+
+  private readonly onStoppedChangingTimer = (): void => {
+    this.stoppedChangingTimer = null
+    const quiet = performance.now() - this.lastChangeTime
+    if (quiet < this.stoppedChangingDelay) {
+      this.armStoppedChanging(this.stoppedChangingDelay - quiet)
+      return
+    }
+    const pending = this.pendingStoppedChanges
+    this.pendingStoppedChanges = []
+    if (pending.length > 0) this.emitter.emit('did-stop-changing', { changes: pending })
+  }
+}
+
+/** An edit made through the buffer: its change and the id its inserted item got. */
+interface LocalEdit {
+  change: TextChange
+  client: number
+  clock: number
+}
+
+/**
+ * Whether `transaction` holds nothing but `edit`: only the local client's clock advanced, by
+ * the inserted length (one item), and the delete set covers exactly the deleted length.
+ */
+const isOnlyEdit = (transaction: Y.Transaction, edit: LocalEdit): boolean => {
+  const { change, client } = edit
+  for (const [other, after] of transaction.afterState) {
+    const grown = after - (transaction.beforeState.get(other) ?? 0)
+    if (grown !== (other === client ? change.newEnd - change.newStart : 0)) return false
+  }
+  let deleted = 0
+  for (const runs of transaction.deleteSet.clients.values()) {
+    for (const run of runs) deleted += run.len
+  }
+  return deleted === change.oldEnd - change.oldStart
 }
 
 const isHighSurrogate = (code: number) => code >= 0xd800 && code <= 0xdbff
@@ -670,12 +759,17 @@ const splitsPair = (lines: LineStore, offset: number): boolean =>
   isLowSurrogate(lines.getTextInOffsets(offset, offset + 1).charCodeAt(0)) &&
   isHighSurrogate(lines.getTextInOffsets(offset - 1, offset).charCodeAt(0))
 
-/**
- * `offset`, moved out of a surrogate pair towards `direction`. Local edits never split a pair:
- * Yjs would turn both halves into U+FFFD.
- */
-const outsideSurrogatePair = (lines: LineStore, offset: number, direction: -1 | 1): number =>
-  splitsPair(lines, offset) ? offset + direction : offset
+/** Whether the clipped `point` falls between the two halves of a surrogate pair. */
+const splitsPairAt = (lines: LineStore, point: Point): boolean => {
+  const column = point.column
+  if (column === 0) return false
+  const line = lines.lineForRow(point.row)
+  return (
+    column < line.length &&
+    isLowSurrogate(line.charCodeAt(column)) &&
+    isHighSurrogate(line.charCodeAt(column - 1))
+  )
+}
 
 /**
  * Yjs replaces both halves of a surrogate pair with U+FFFD when an edit splits the pair

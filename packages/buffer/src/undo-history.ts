@@ -14,16 +14,60 @@ export interface UndoStateProvider<State = unknown> {
 
 /** A place in the undo history made by `createCheckpoint`. */
 interface Checkpoint {
-  depth: number
+  /** Steps below it, counting the ones dropped from the bottom of the history since. */
+  position: number
   top: StackItem | null
 }
 
 type StackItem = Y.UndoManager['undoStack'][number]
+type DeleteSet = StackItem['deletions']
+type DeleteRun = DeleteSet['clients'] extends Map<number, (infer Run)[]> ? Run : never
 type States = Map<UndoStateProvider, unknown>
 
 const BEFORE = 'tandem:before'
 const AFTER = 'tandem:after'
 const GROUPABLE_UNTIL = 'tandem:groupable-until'
+
+/** Atom's default number of undo steps a buffer keeps. */
+export const DEFAULT_MAX_UNDO_ENTRIES = 10_000
+
+/**
+ * One local step in the shape `Y.UndoManager` pops: what a buffer transaction deleted (the
+ * transaction's own delete set) and inserted. The insertions are one run of the local client's
+ * clocks, turned into a delete set only when the step is undone; `meta` is made on first use.
+ * Recording a step is then a few fields instead of the manager's per-transaction bookkeeping.
+ */
+class LocalStep {
+  private inserted: DeleteSet | null = null
+  private savedMeta: Map<unknown, unknown> | null = null
+
+  constructor(
+    public deletions: DeleteSet,
+    private readonly client: number,
+    private readonly fromClock: number,
+    private readonly toClock: number,
+  ) {}
+
+  get insertions(): DeleteSet {
+    if (this.inserted === null) {
+      this.inserted = Y.createDeleteSet()
+      if (this.toClock > this.fromClock) {
+        const run = { clock: this.fromClock, len: this.toClock - this.fromClock }
+        this.inserted.clients.set(this.client, [run as DeleteRun])
+      }
+    }
+    return this.inserted
+  }
+
+  set insertions(value: DeleteSet) {
+    this.inserted = value
+  }
+
+  get meta(): Map<unknown, unknown> {
+    this.savedMeta ??= new Map()
+    return this.savedMeta
+  }
+}
 
 /**
  * Undo and redo of one buffer's own changes, on a `Y.UndoManager` that tracks only the
@@ -31,7 +75,9 @@ const GROUPABLE_UNTIL = 'tandem:groupable-until'
  * two local steps are kept.
  *
  * Every buffer transaction is one step; `transact(groupingInterval, fn)` merges a step into
- * the previous one while that one is still groupable, as Atom does.
+ * the previous one while that one is still groupable, as Atom does. The buffer records its
+ * own steps (`record`) and the manager performs undo and redo and records the steps those
+ * make. At most `maxEntries` steps are kept; older ones are dropped, as in Atom.
  */
 export class UndoHistory {
   readonly manager: Y.UndoManager
@@ -40,13 +86,45 @@ export class UndoHistory {
   private nextCheckpointId = 1
   private pendingBefore: States | null = null
   private pendingGroupingInterval = 0
+  /** Steps dropped from the bottom of the undo stack so far. */
+  private dropped = 0
 
-  constructor(ytext: Y.Text, origin: object) {
+  constructor(
+    ytext: Y.Text,
+    origin: object,
+    private readonly maxEntries = DEFAULT_MAX_UNDO_ENTRIES,
+  ) {
     this.manager = new Y.UndoManager(ytext, {
       trackedOrigins: new Set([origin]),
       captureTimeout: 0,
+      // The buffer's own transactions are recorded by `record`; the manager records its own.
+      captureTransaction: (transaction) => transaction.origin !== origin,
     })
     this.manager.on('stack-item-added', this.onStackItemAdded)
+  }
+
+  /**
+   * Records a transaction of the buffer's that changed the text as one undo step (called from
+   * the text's observer, before Yjs collects deleted items). Forgets the redo history.
+   * `onlyLocalClient` tells that only this document's own client inserted anything.
+   */
+  record(transaction: Y.Transaction, onlyLocalClient = false): void {
+    const manager = this.manager
+    if (manager.redoStack.length > 0) manager.clear(false, true)
+    const client = transaction.doc.clientID
+    const fromClock = transaction.beforeState.get(client) ?? 0
+    const toClock = transaction.afterState.get(client) ?? 0
+    const step = new LocalStep(transaction.deleteSet, client, fromClock, toClock)
+    if (!onlyLocalClient && !onlyClientGrew(transaction, client))
+      step.insertions = insertionsOf(transaction)
+    if (transaction.deleteSet.clients.size > 0) keepDeletedItems(transaction)
+    if (this.providers.size > 0) step.meta.set(BEFORE, this.pendingBefore ?? this.capture())
+    const stack = manager.undoStack
+    stack.push(step as unknown as StackItem)
+    while (stack.length > this.maxEntries) {
+      stack.shift()
+      this.dropped++
+    }
   }
 
   /** Registers state to save with each step; dispose to stop. */
@@ -57,7 +135,7 @@ export class UndoHistory {
 
   /** Called before a local transaction starts: saves the state to restore on undo. */
   willTransact(groupingInterval: number): void {
-    this.pendingBefore = this.capture()
+    this.pendingBefore = this.providers.size > 0 ? this.capture() : null
     this.pendingGroupingInterval = groupingInterval
   }
 
@@ -65,11 +143,12 @@ export class UndoHistory {
   didTransact(stepAdded: StackItem | null): void {
     this.pendingBefore = null
     if (stepAdded === null) return
+    if (this.providers.size > 0) stepAdded.meta.set(AFTER, this.capture())
     const stack = this.manager.undoStack
     const previous = stack[stack.length - 2]
+    if (this.pendingGroupingInterval === 0) return
     const now = Date.now()
     if (
-      this.pendingGroupingInterval > 0 &&
       previous !== undefined &&
       ((previous.meta.get(GROUPABLE_UNTIL) as number | undefined) ?? 0) > now
     ) {
@@ -109,7 +188,8 @@ export class UndoHistory {
   /** Marks the current place in the history; see `revertToCheckpoint`. */
   createCheckpoint(): number {
     const id = this.nextCheckpointId++
-    this.checkpoints.set(id, { depth: this.manager.undoStack.length, top: this.top() })
+    const position = this.dropped + this.manager.undoStack.length
+    this.checkpoints.set(id, { position, top: this.top() })
     return id
   }
 
@@ -120,7 +200,8 @@ export class UndoHistory {
   revertToCheckpoint(id: number): boolean {
     const checkpoint = this.validCheckpoint(id)
     if (checkpoint === undefined) return false
-    while (this.manager.undoStack.length > checkpoint.depth) {
+    const depth = checkpoint.position - this.dropped
+    while (this.manager.undoStack.length > depth) {
       const redoDepth = this.manager.redoStack.length
       if (!this.undo()) break
       this.manager.redoStack.length = redoDepth
@@ -133,7 +214,8 @@ export class UndoHistory {
     const checkpoint = this.validCheckpoint(id)
     if (checkpoint === undefined) return false
     const stack = this.manager.undoStack
-    while (stack.length > checkpoint.depth + 1) this.mergeTopInto(stack.length - 2)
+    const depth = checkpoint.position - this.dropped
+    while (stack.length > depth + 1) this.mergeTopInto(stack.length - 2)
     return true
   }
 
@@ -163,11 +245,13 @@ export class UndoHistory {
     this.providers.clear()
   }
 
-  private readonly onStackItemAdded = (event: { stackItem: StackItem }): void => {
-    if (this.manager.undoing || this.manager.redoing) return
-    const meta = event.stackItem.meta
-    meta.set(BEFORE, this.pendingBefore ?? this.capture())
-    meta.set(AFTER, this.capture())
+  private readonly onStackItemAdded = (): void => {
+    // Undo and redo make steps of their own; they carry the states over (see `undo`/`redo`).
+    const stack = this.manager.undoStack
+    while (stack.length > this.maxEntries) {
+      stack.shift()
+      this.dropped++
+    }
   }
 
   private capture(): States {
@@ -187,8 +271,9 @@ export class UndoHistory {
     const checkpoint = this.checkpoints.get(id)
     if (checkpoint === undefined) return undefined
     const stack = this.manager.undoStack
-    if (stack.length < checkpoint.depth) return undefined
-    const atDepth = checkpoint.depth === 0 ? null : stack[checkpoint.depth - 1]!
+    const depth = checkpoint.position - this.dropped
+    if (depth < 0 || stack.length < depth) return undefined
+    const atDepth = depth === 0 ? null : stack[depth - 1]!
     return atDepth === checkpoint.top ? checkpoint : undefined
   }
 
@@ -207,4 +292,38 @@ export class UndoHistory {
 
 const copyMeta = (from: StackItem, to: StackItem): void => {
   for (const [key, value] of from.meta) to.meta.set(key, value)
+}
+
+/** Whether `client` is the only one whose clock advanced in `transaction`. */
+const onlyClientGrew = (transaction: Y.Transaction, client: number): boolean => {
+  for (const [other, after] of transaction.afterState) {
+    if (other !== client && after !== (transaction.beforeState.get(other) ?? 0)) return false
+  }
+  return true
+}
+
+/** Everything `transaction` inserted, as a delete set (what Y.UndoManager keeps as insertions). */
+const insertionsOf = (transaction: Y.Transaction): DeleteSet => {
+  const insertions = Y.createDeleteSet()
+  for (const [client, after] of transaction.afterState) {
+    const before = transaction.beforeState.get(client) ?? 0
+    if (after > before) {
+      const run = { clock: before, len: after - before } as DeleteRun
+      insertions.clients.set(client, [run])
+    }
+  }
+  return insertions
+}
+
+/** Keeps the items `transaction` deleted (and the types holding them) from garbage collection, so undo can restore them. */
+const keepDeletedItems = (transaction: Y.Transaction): void => {
+  Y.iterateDeletedStructs(transaction, transaction.deleteSet, keepItem)
+}
+
+const keepItem = (struct: Y.Item | Y.GC): void => {
+  let item: Y.Item | null = struct instanceof Y.Item ? struct : null
+  while (item !== null && !item.keep) {
+    item.keep = true
+    item = (item.parent as Y.AbstractType<unknown>)._item
+  }
 }
