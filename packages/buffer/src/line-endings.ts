@@ -11,20 +11,6 @@ export const LINE_BREAK = /\r\n|\n|\r/g
 export const normalizeLineEndings = (text: string, ending: string): string =>
   text.replace(LINE_BREAK, ending)
 
-/** Number of line breaks in `text`, counting `\r\n` once. @example countLineBreaks('a\r\nb\r') // => 2 */
-export const countLineBreaks = (text: string): number => {
-  let count = 0
-  for (let i = 0; i < text.length; i++) {
-    const code = text.charCodeAt(i)
-    if (code === 10) count++
-    else if (code === 13) {
-      count++
-      if (text.charCodeAt(i + 1) === 10) i++
-    }
-  }
-  return count
-}
-
 /**
  * The extent of `text` as Atom measures it: rows are counted at `\n` only (the `\r` of
  * `\r\n` ends up in the column count of an unterminated last line, as in Atom).

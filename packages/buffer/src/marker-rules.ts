@@ -39,12 +39,12 @@ export const shiftPast = (change: TextChange, offset: number): number =>
   change.newEnd + (offset - change.oldEnd)
 
 /**
- * Where a marker's start goes when `change` touches it, by Atom's rules: it stays at the
- * change's start unless the change starts before it, or the marker is exclusive and the
- * change starts exactly at it (and is an insertion or the marker is not empty); a start that
- * moves goes to the end of the new text.
+ * Whether a marker's start moves to the end of the new text when `change` touches it, by
+ * Atom's rules: when the change starts before it, or when the marker is exclusive and the
+ * change starts exactly at it (and is an insertion or the marker is not empty). Otherwise the
+ * start stays at the change's start.
  *
- * @example mapStart({ start: 6, end: 9, exclusive: false }, insertionAt6) // => 6 (grows)
+ * @example startMoves({ start: 6, end: 9, exclusive: false }, insertionAt6) // => false (grows)
  */
 export const startMoves = (marker: MarkerShape, change: TextChange): boolean => {
   const s = change.oldStart
