@@ -90,6 +90,62 @@ const testFor = (key: string, value: unknown): Test => {
   }
 }
 
+/** Offsets of clipped positions, for {@link searchWindow}. */
+export interface OffsetMapper {
+  /** Offset of `position` after clipping it to the text. */
+  offsetOf(position: PointLike): number
+}
+
+const POSITION_KEYS = ['startPosition', 'endPosition', 'containsPoint', 'containsPosition'] as const
+const RANGE_KEYS = [
+  'startsInRange',
+  'endsInRange',
+  'containsRange',
+  'intersectsRange',
+  'containedInRange',
+] as const
+const ROW_KEYS = ['startRow', 'endRow', 'intersectsRow'] as const
+
+/**
+ * A span of offsets `[from, to]` that every marker matching `params` overlaps (closed), or
+ * null when no positional condition narrows the search: each positional condition gives
+ * such a span, and the narrowest is taken. Positions are clipped first; clipping only widens
+ * the span, so it never loses a match.
+ *
+ * @example searchWindow({ intersectsRow: 2 }, mapper) // => offsets of (2, 0) and the end of row 2
+ */
+export const searchWindow = (
+  params: FindMarkersParams,
+  mapper: OffsetMapper,
+): [number, number] | null => {
+  let best: [number, number] | null = null
+  const consider = (start: PointLike, end: PointLike) => {
+    const from = mapper.offsetOf(start)
+    const to = mapper.offsetOf(end)
+    if (best === null || to - from < best[1] - best[0]) best = [from, to]
+  }
+  const considerRows = (first: unknown, last: unknown) => {
+    if (typeof first !== 'number' || typeof last !== 'number') return
+    if (Number.isNaN(first) || Number.isNaN(last)) return
+    // With first > last, a match spans from row `last` or before to row `first` or after.
+    consider(new Point(Math.min(first, last), 0), new Point(Math.max(first, last), Infinity))
+  }
+  for (const key of POSITION_KEYS) {
+    const value = params[key]
+    if (value !== undefined) consider(value, value)
+  }
+  for (const key of RANGE_KEYS) {
+    const value = params[key]
+    if (value === undefined) continue
+    const range = Range.fromObject(value)
+    consider(range.start, range.end)
+  }
+  for (const key of ROW_KEYS) considerRows(params[key], params[key])
+  const rows = params.intersectsRowRange
+  if (Array.isArray(rows)) considerRows(rows[0], rows[1])
+  return best
+}
+
 /**
  * The markers matching `params`, sorted by start, then longest first, then creation order.
  *

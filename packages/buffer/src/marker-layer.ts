@@ -1,6 +1,11 @@
 import { type Disposable, Emitter, type PointLike, Range, type RangeLike } from '@tandem/text'
 import type * as Y from 'yjs'
-import { type FindMarkersParams, findMarkers } from './find-markers.js'
+import {
+  type FindMarkersParams,
+  findMarkers,
+  type OffsetMapper,
+  searchWindow,
+} from './find-markers.js'
 import type { TextChange } from './item-index.js'
 import { Marker, type MarkerUpdate, type MarkOptions, type RelativeRange } from './marker.js'
 import { MarkerIndex } from './marker-index.js'
@@ -27,9 +32,9 @@ export interface MarkerLayerOptions {
 }
 
 interface Events {
-  'did-update': void
+  'did-update': undefined
   'did-create-marker': Marker
-  'did-destroy': void
+  'did-destroy': undefined
 }
 
 interface MarkerSnapshot {
@@ -64,6 +69,10 @@ export class MarkerLayer {
   private readonly unanchored = new Set<Marker>()
   /** The markers by offset, so an edit visits only the markers it touches. */
   private readonly index = new MarkerIndex()
+  private readonly offsetMapper: OffsetMapper = {
+    offsetOf: (position) =>
+      this.buffer.characterIndexForPosition(this.buffer.clipPosition(position)),
+  }
 
   /** Made by `TextBuffer.addMarkerLayer`. */
   constructor(
@@ -135,7 +144,11 @@ export class MarkerLayer {
    * @example layer.findMarkers({ containsPoint: [1, 2], valid: true })
    */
   findMarkers(params: FindMarkersParams = {}): Marker[] {
-    return findMarkers(this.markers.values(), params)
+    const window = searchWindow(params, this.offsetMapper)
+    if (window === null) return findMarkers(this.markers.values(), params)
+    const candidates: Marker[] = []
+    this.index.overlapping(window[0], window[1], candidates)
+    return findMarkers(candidates, params)
   }
 
   /** Destroys every marker. */

@@ -59,7 +59,7 @@ interface EmittedState {
 
 interface Events {
   'did-change': MarkerChangeEvent
-  'did-destroy': void
+  'did-destroy': undefined
 }
 
 /** Fields a layer sets when it updates a marker directly. */

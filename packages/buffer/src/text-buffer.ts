@@ -45,7 +45,7 @@ export interface SetTextOptions {
 interface Events {
   'did-change': BufferChangeEvent
   'did-stop-changing': BufferStoppedChangingEvent
-  'did-destroy': void
+  'did-destroy': undefined
 }
 
 /**
