@@ -96,10 +96,12 @@ export class LineStore {
   private readonly branchMax: number
   private readonly branchMin: number
 
-  // Results of the last seek, kept in fields so that lookups allocate nothing.
+  // Results of the last seek, kept in fields so that lookups allocate nothing. They stay
+  // valid until lines are replaced (`foundRow` is then -1), so repeated lookups on one line,
+  // as an edit makes, descend once.
   private foundLeaf = new Leaf([], [], [], 0)
   private foundIndex = 0
-  private foundRow = 0
+  private foundRow = -1
   private foundOffset = 0
   // The branches a seek passed through and the child taken in each; `depth` of them are valid.
   private readonly pathNodes: Branch[] = []
@@ -373,6 +375,7 @@ export class LineStore {
 
   /** Descends to line `row` (which must exist), recording the path. */
   private seekRow(row: number): void {
+    if (row === this.foundRow) return
     let node = this.root
     let offset = 0
     let rest = row
@@ -404,6 +407,14 @@ export class LineStore {
 
   /** Descends to the line holding `offset` (see `rowForOffset`), recording the path. */
   private seekOffset(offset: number): void {
+    const lineStart = this.foundOffset
+    if (
+      this.foundRow >= 0 &&
+      offset >= lineStart &&
+      offset < lineStart + this.foundLeaf.lens[this.foundIndex]!
+    ) {
+      return
+    }
     let node = this.root
     if (offset >= node.chars) {
       this.seekRow(lineCountOf(node) - 1)
@@ -468,6 +479,7 @@ export class LineStore {
 
   /** Replaces rows [from, to) (at least one) with the lines of `src` (at least one). */
   private replaceRows(from: number, to: number, src: LineArrays): void {
+    this.foundRow = -1
     const added = src.texts.length
     this.needsRepair = false
     const extras = this.replaceIn(this.root, from, to, src, 0, added)
@@ -484,6 +496,7 @@ export class LineStore {
       while (changed) changed = this.repairAt(from) || this.repairAt(after)
     }
     this.collapseRoot()
+    this.foundRow = -1
   }
 
   /**
@@ -640,6 +653,7 @@ export class LineStore {
    * anything changed; the caller repeats until nothing does.
    */
   private repairAt(row: number): boolean {
+    this.foundRow = -1 // the last repair may have moved lines between nodes
     this.seekRow(row)
     // Depth d's node: the leaf at `this.depth`, else pathNodes[d] (pathNodes[0] is the root).
     let d = this.depth
