@@ -1,0 +1,656 @@
+/**
+ * Screen coordinates over a `TextBuffer`: folds, then hard tabs, then soft wrap, as Atom's
+ * `DisplayLayer` shows a buffer.
+ *
+ * The layer keeps one layout per region (see `region.ts`) in a tree that counts buffer and
+ * screen rows, so buffer row <-> screen row lookups are O(log n). A buffer change, local or
+ * remote, lays out again only the regions it touched; a fold or unfold, only the regions
+ * under it. Folds are markers on a buffer marker layer, so they follow remote edits, and a
+ * change that overlaps a fold's inside removes it.
+ */
+import type { Marker, MarkerLayer, TextBuffer } from '@tandem/buffer'
+import {
+  CompositeDisposable,
+  type Disposable,
+  Emitter,
+  Point,
+  type PointLike,
+  Range,
+  type RangeLike,
+} from '@tandem/text'
+import { isCharacterPair, isWrapBoundary, ratioForCharacter } from './characters.js'
+import { type CollectedFolds, collectFolds } from './folds.js'
+import { type LayoutSettings, type LineSource, layoutRegion, type RegionLayout } from './region.js'
+import { type FoundRegion, RegionTree } from './region-tree.js'
+import { type ScreenLine, screenLinesOfRegion } from './screen-lines.js'
+import {
+  bufferToScreen,
+  type ClipDirection,
+  collapseTabs,
+  expandTabs,
+  screenToBuffer,
+} from './translate.js'
+
+/** Settings of a display layer; every one is optional. */
+export interface DisplayLayerSettings {
+  /** Columns between tab stops (default 4). */
+  tabLength?: number
+  /** Soft-wrap width in columns; `null` or `Infinity` for no soft wrap (default). */
+  softWrapColumn?: number | null
+  /** Extra indentation of wrapped rows, in columns (default 0). */
+  softWrapHangingIndent?: number
+  /** Leading spaces move and clip in whole `tabLength` units (default true). */
+  atomicSoftTabs?: boolean
+  /** What a fold shows as (default `'⋯'`). */
+  foldCharacter?: string
+  /** Width of a character for soft wrap (default: 2 for East Asian wide characters, else 1). */
+  ratioForCharacter?: (character: string) => number
+  /** Where soft wrap may break (default: Atom's editor rule, see `isWrapBoundary`). */
+  isWrapBoundary?: (previous: string, next: string) => boolean
+}
+
+/** Options of a display layer: its settings, plus a fold layer to share. */
+export interface DisplayLayerOptions extends DisplayLayerSettings {
+  /** Marker layer holding the folds (default: a new one on the buffer). */
+  foldLayer?: MarkerLayer
+}
+
+/** Options of position translations. */
+export interface TranslateOptions {
+  /** Where a position inside something atomic goes (default `'closest'`). */
+  clipDirection?: ClipDirection
+  /** With `backward`, a position in a wrapped row's indentation maps to the wrap point. */
+  skipSoftWrapIndentation?: boolean
+}
+
+/** Rows of the screen that changed: `oldRange` before, `newRange` after (whole rows). */
+export interface DisplayChange {
+  readonly oldRange: Range
+  readonly newRange: Range
+}
+
+interface Events {
+  'did-change': readonly DisplayChange[]
+  'did-reset': undefined
+}
+
+/** A span of regions replaced by a relayout, in old screen rows, with its new row count. */
+interface ReplacedRows {
+  readonly oldStart: number
+  readonly oldCount: number
+  readonly newCount: number
+}
+
+type Settings = LayoutSettings & { readonly atomicSoftTabs: boolean }
+
+/**
+ * Buffer <-> screen coordinates with folds, hard tabs and soft wrap.
+ *
+ * @example
+ * const display = new DisplayLayer(buffer, { tabLength: 2, softWrapColumn: 40 })
+ * display.translateBufferPosition([3, 10]) // => the screen position of (3, 10)
+ */
+export class DisplayLayer {
+  /** The marker layer holding this layer's folds. */
+  readonly foldLayer: MarkerLayer
+  private settings: Settings
+  private readonly tree = new RegionTree()
+  private readonly emitter = new Emitter<Events>()
+  private readonly subscriptions = new CompositeDisposable()
+  private destroyed = false
+  /** The buffer's lines as the layout reads them. */
+  private readonly lines: LineSource
+
+  constructor(
+    readonly buffer: TextBuffer,
+    options: DisplayLayerOptions = {},
+  ) {
+    this.settings = resolveSettings(options, null)
+    this.lines = { lineForRow: (row) => buffer.lineForRow(row) ?? '' }
+    this.foldLayer =
+      options.foldLayer ??
+      buffer.addMarkerLayer({ maintainHistory: false, destroyInvalidatedMarkers: true })
+    this.layOutAll()
+    this.subscriptions.add(buffer.onDidChange((event) => this.bufferDidChange(event.changes)))
+  }
+
+  // Settings
+
+  /** The settings in effect. */
+  getSettings(): Required<DisplayLayerSettings> {
+    const { tabLength, softWrapColumn, softWrapHangingIndent, atomicSoftTabs, foldCharacter } =
+      this.settings
+    return {
+      tabLength,
+      softWrapColumn,
+      softWrapHangingIndent,
+      atomicSoftTabs,
+      foldCharacter,
+      ratioForCharacter: this.settings.ratioForCharacter,
+      isWrapBoundary: this.settings.isWrapBoundary,
+    }
+  }
+
+  /** Changes settings; when any differs, lays out everything again and emits `did-reset`. */
+  reset(settings: DisplayLayerSettings): void {
+    this.assertAlive()
+    const next = resolveSettings(settings, this.settings)
+    const changed = (Object.keys(next) as (keyof Settings)[]).some(
+      (key) => next[key] !== this.settings[key],
+    )
+    if (!changed) return
+    const oldRows = this.tree.screenRowCount
+    this.settings = next
+    this.layOutAll()
+    this.emitter.emit('did-reset')
+    this.emitChanges([{ oldStart: 0, oldCount: oldRows, newCount: this.tree.screenRowCount }])
+  }
+
+  // Counting
+
+  /** Number of screen rows. */
+  getScreenLineCount(): number {
+    return this.tree.screenRowCount
+  }
+
+  /** Number of screen rows (exact here: the layer is always fully laid out). */
+  getApproximateScreenLineCount(): number {
+    return this.tree.screenRowCount
+  }
+
+  /** The last screen row. */
+  getLastScreenRow(): number {
+    return this.tree.screenRowCount - 1
+  }
+
+  /** Length of screen row `row` in columns (tabs expanded); undefined past the last row. */
+  lineLengthForScreenRow(row: number): number | undefined {
+    if (!(row >= 0 && row < this.tree.screenRowCount)) return undefined
+    const region = this.tree.findByScreenRow(row)
+    return region.layout.lengths[row - region.screenRow]
+  }
+
+  // Translating
+
+  /**
+   * The screen position of a buffer position (clipped to the buffer first). Inside a fold,
+   * a surrogate pair or an atomic soft tab it moves by `clipDirection` (default closest).
+   *
+   * @example display.translateBufferPosition([0, 1]) // => (0, 4) when row 0 starts with a tab
+   */
+  translateBufferPosition(position: PointLike, options: TranslateOptions = {}): Point {
+    const direction = options.clipDirection ?? 'closest'
+    let bufferPosition = this.buffer.clipPosition(position)
+    const delta = this.clipColumnDelta(bufferPosition, direction)
+    if (delta !== 0) {
+      bufferPosition = new Point(bufferPosition.row, bufferPosition.column + delta)
+    }
+    const region = this.tree.findByBufferRow(bufferPosition.row)
+    const local = new Point(bufferPosition.row - region.bufferRow, bufferPosition.column)
+    const screen = bufferToScreen(region.layout.hunks, local, direction)
+    const column =
+      region.layout.tabCounts[screen.row]! > 0
+        ? expandTabs(region.layout, this.lines, region.bufferRow, screen, this.settings.tabLength)
+        : screen.column
+    return new Point(region.screenRow + screen.row, column)
+  }
+
+  /** `translateBufferPosition` under its descriptive name. */
+  screenPositionForBufferPosition(position: PointLike, options?: TranslateOptions): Point {
+    return this.translateBufferPosition(position, options)
+  }
+
+  /** Both ends of a buffer range translated to the screen. */
+  translateBufferRange(range: RangeLike, options?: TranslateOptions): Range {
+    const { start, end } = Range.fromObject(range)
+    return new Range(
+      this.translateBufferPosition(start, options),
+      this.translateBufferPosition(end, options),
+    )
+  }
+
+  /** `translateBufferRange` under its descriptive name. */
+  screenRangeForBufferRange(range: RangeLike, options?: TranslateOptions): Range {
+    return this.translateBufferRange(range, options)
+  }
+
+  /**
+   * The buffer position of a screen position (clipped to the screen first: past a row's end
+   * goes to its end, or with `forward` to the next row's start). A column inside a tab's
+   * width, a fold placeholder, a soft wrap or an atomic soft tab moves by `clipDirection`.
+   *
+   * @example display.translateScreenPosition([0, 2], { clipDirection: 'backward' }) // => (0, 0) inside a leading tab
+   */
+  translateScreenPosition(position: PointLike, options: TranslateOptions = {}): Point {
+    Point.assertValid(position, 'screenPosition')
+    const direction = options.clipDirection ?? 'closest'
+    const screen = this.constrainScreenPosition(Point.fromObject(position), direction)
+    const region = this.tree.findByScreenRow(screen.row)
+    let local = new Point(screen.row - region.screenRow, screen.column)
+    if (region.layout.tabCounts[local.row]! > 0) {
+      const { tabLength } = this.settings
+      const column = collapseTabs(
+        region.layout,
+        this.lines,
+        region.bufferRow,
+        local,
+        tabLength,
+        direction,
+      )
+      local = new Point(local.row, column)
+    }
+    const skip = options.skipSoftWrapIndentation ?? false
+    const buffer = screenToBuffer(region.layout.hunks, local, direction, skip)
+    const bufferPosition = new Point(region.bufferRow + buffer.row, buffer.column)
+    const delta = this.clipColumnDelta(bufferPosition, direction)
+    return delta === 0
+      ? bufferPosition
+      : new Point(bufferPosition.row, bufferPosition.column + delta)
+  }
+
+  /** `translateScreenPosition` under its descriptive name. */
+  bufferPositionForScreenPosition(position: PointLike, options?: TranslateOptions): Point {
+    return this.translateScreenPosition(position, options)
+  }
+
+  /** Both ends of a screen range translated to the buffer. */
+  translateScreenRange(range: RangeLike, options?: TranslateOptions): Range {
+    const { start, end } = Range.fromObject(range)
+    return new Range(
+      this.translateScreenPosition(start, options),
+      this.translateScreenPosition(end, options),
+    )
+  }
+
+  /** `translateScreenRange` under its descriptive name. */
+  bufferRangeForScreenRange(range: RangeLike, options?: TranslateOptions): Range {
+    return this.translateScreenRange(range, options)
+  }
+
+  /** The nearest screen position that a buffer position can have (round trip through the buffer). */
+  clipScreenPosition(position: PointLike, options?: TranslateOptions): Point {
+    return this.translateBufferPosition(this.translateScreenPosition(position, options), options)
+  }
+
+  /** The buffer row shown at the start of screen row `row`. */
+  bufferRowForScreenRow(row: number): number {
+    return this.translateScreenPosition(new Point(row, 0)).row
+  }
+
+  /** The screen row showing the start of buffer row `row`. */
+  screenRowForBufferRow(row: number): number {
+    return this.translateBufferPosition(new Point(row, 0)).row
+  }
+
+  /** The buffer row at the start of each screen row in [`startRow`, `endRow`). */
+  bufferRowsForScreenRows(startRow: number, endRow: number): number[] {
+    const rows: number[] = []
+    for (let row = startRow; row < endRow; row++) rows.push(this.bufferRowForScreenRow(row))
+    return rows
+  }
+
+  // Screen lines
+
+  /** Screen row `row` as displayed, with the buffer range it shows. */
+  screenLineForScreenRow(row: number): ScreenLine {
+    const count = this.tree.screenRowCount
+    if (!Number.isInteger(row) || row < 0 || row >= count) {
+      throw new RangeError(`row must be an integer in [0, ${count - 1}], got ${row}`)
+    }
+    const region = this.tree.findByScreenRow(row)
+    return this.linesOf(region)[row - region.screenRow]!
+  }
+
+  /** Screen rows [`startRow`, `endRow`) as displayed (clamped to the rows there are). */
+  getScreenLines(startRow = 0, endRow: number = this.tree.screenRowCount): ScreenLine[] {
+    const end = Math.min(endRow, this.tree.screenRowCount)
+    const result: ScreenLine[] = []
+    let row = Math.max(0, startRow)
+    while (row < end) {
+      const region = this.tree.findByScreenRow(row)
+      const lines = this.linesOf(region)
+      for (let i = row - region.screenRow; i < lines.length && row < end; i++, row++) {
+        result.push(lines[i]!)
+      }
+    }
+    return result
+  }
+
+  /** The text of screen rows [`startRow`, `endRow`), joined with `\n`. */
+  getText(startRow?: number, endRow?: number): string {
+    return this.getScreenLines(startRow, endRow)
+      .map((line) => line.lineText)
+      .join('\n')
+  }
+
+  // Folds
+
+  /**
+   * Folds `range`: its text shows as one fold character. Overlapping and nested folds merge
+   * on screen. Returns the fold's id.
+   *
+   * @example const id = display.foldBufferRange([[1, 0], [3, 0]])
+   */
+  foldBufferRange(range: RangeLike): number {
+    this.assertAlive()
+    const bufferRange = Range.fromObject(range)
+    const containing = this.foldLayer.findMarkers({ containsRange: bufferRange })
+    const marker = this.foldLayer.markRange(bufferRange, { invalidate: 'overlap', exclusive: true })
+    if (containing.length === 0) {
+      const folded = marker.getRange()
+      this.emitChanges([this.layOutRows(folded.start.row, folded.end.row + 1)])
+    }
+    return marker.id
+  }
+
+  /** The buffer range of fold `id`, or undefined when there is no such fold. */
+  bufferRangeForFold(id: number): Range | undefined {
+    return this.foldLayer.getMarker(id)?.getRange()
+  }
+
+  /** Ids of the folds intersecting `range` (clipped). */
+  foldsIntersectingBufferRange(range: RangeLike): number[] {
+    return this.foldLayer
+      .findMarkers({ intersectsRange: this.buffer.clipRange(range) })
+      .map((marker) => marker.id)
+  }
+
+  /** Whether any fold intersects buffer row `row`. */
+  isFoldedAtBufferRow(row: number): boolean {
+    const lastRow = this.buffer.getLastRow()
+    if (!(row >= 0 && row <= lastRow)) return false
+    const line = new Range(new Point(row, 0), new Point(row, this.buffer.lineLengthForRow(row)))
+    return this.foldsIntersectingBufferRange(line).length > 0
+  }
+
+  /** Whether any fold intersects the buffer rows shown on screen row `row`. */
+  isFoldedAtScreenRow(row: number): boolean {
+    return this.isFoldedAtBufferRow(this.bufferRowForScreenRow(row))
+  }
+
+  /** Removes fold `id` (nothing when there is none). */
+  destroyFold(id: number): void {
+    const marker = this.foldLayer.getMarker(id)
+    if (marker !== undefined) this.destroyFoldMarkers([marker])
+  }
+
+  /** Removes every fold and returns their ranges. */
+  destroyAllFolds(): Range[] {
+    return this.destroyFoldMarkers(this.foldLayer.findMarkers({}))
+  }
+
+  /** `destroyAllFolds` under Atom's editor name. */
+  unfoldAll(): Range[] {
+    return this.destroyAllFolds()
+  }
+
+  /** Removes the folds intersecting `range` (clipped) and returns their ranges. */
+  destroyFoldsIntersectingBufferRange(range: RangeLike): Range[] {
+    return this.destroyFoldMarkers(
+      this.foldLayer.findMarkers({ intersectsRange: this.buffer.clipRange(range) }),
+    )
+  }
+
+  /**
+   * Removes the folds containing any of `positions` (clipped); with `excludeEndpoints`, a
+   * fold only counts when the position is strictly inside it. Returns their ranges.
+   */
+  destroyFoldsContainingBufferPositions(
+    positions: readonly PointLike[],
+    excludeEndpoints = false,
+  ): Range[] {
+    const found = new Set<Marker>()
+    for (const position of positions) {
+      const clipped = this.buffer.clipPosition(position)
+      for (const marker of this.foldLayer.findMarkers({ containsPosition: clipped })) {
+        if (!excludeEndpoints || marker.getRange().containsPoint(clipped, true)) found.add(marker)
+      }
+    }
+    return this.destroyFoldMarkers([...found].sort((a, b) => a.compare(b)))
+  }
+
+  // Events and lifetime
+
+  /** Called after screen rows changed, with the rows before and after. */
+  onDidChange(callback: (changes: readonly DisplayChange[]) => void): Disposable {
+    return this.emitter.on('did-change', callback)
+  }
+
+  /** Called after new settings made the layer lay everything out again. */
+  onDidReset(callback: () => void): Disposable {
+    return this.emitter.on('did-reset', callback)
+  }
+
+  /** Stops following the buffer. Folds stay on the buffer's marker layer unless it was ours. */
+  destroy(): void {
+    if (this.destroyed) return
+    this.destroyed = true
+    this.subscriptions.dispose()
+    this.emitter.dispose()
+  }
+
+  /** Checks the region tree against a layout from scratch (tests only). */
+  checkInvariants(): void {
+    this.tree.checkInvariants()
+    if (this.tree.bufferRowCount !== this.buffer.getLineCount()) {
+      throw new Error(
+        `regions hold ${this.tree.bufferRowCount} buffer rows, the buffer ${this.buffer.getLineCount()}`,
+      )
+    }
+  }
+
+  // Internals
+
+  private assertAlive(): void {
+    if (this.destroyed) throw new Error('the display layer is destroyed')
+  }
+
+  private linesOf(region: FoundRegion): ScreenLine[] {
+    const { tabLength, foldCharacter } = this.settings
+    return screenLinesOfRegion(
+      region.layout,
+      this.lines,
+      region.bufferRow,
+      tabLength,
+      foldCharacter,
+    )
+  }
+
+  private destroyFoldMarkers(markers: Marker[]): Range[] {
+    this.assertAlive()
+    if (markers.length === 0) return []
+    const ranges = markers.map((marker) => marker.getRange())
+    let startRow = Number.POSITIVE_INFINITY
+    let endRow = 0
+    for (const range of ranges) {
+      startRow = Math.min(startRow, range.start.row)
+      endRow = Math.max(endRow, range.end.row)
+    }
+    for (const marker of markers) marker.destroy()
+    this.emitChanges([this.layOutRows(startRow, endRow + 1)])
+    return ranges
+  }
+
+  /** Lays out the whole buffer. */
+  private layOutAll(): void {
+    const lineCount = this.buffer.getLineCount()
+    const folds = collectFolds(this.foldLayer, 0, lineCount)
+    const layouts: RegionLayout[] = []
+    for (let row = 0; row < lineCount; ) {
+      const layout = layoutRegion(row, this.lines, folds.starts, this.settings)
+      layouts.push(layout)
+      row += layout.bufferRows
+    }
+    this.tree.reset(layouts)
+  }
+
+  /** Lays out the regions holding buffer rows [`startRow`, `endRow`) again (text unchanged). */
+  private layOutRows(startRow: number, endRow: number): ReplacedRows {
+    return this.relayout(startRow, endRow, 0, 0)
+  }
+
+  /**
+   * Replaces the regions holding old buffer rows [`startRow`, `endRow`) by a layout of the
+   * text there now: rows before `startRow` moved by `shiftBefore`, rows from `endRow` on by
+   * `shiftAfter`. Takes in following regions while a fold runs on past the span.
+   */
+  private relayout(
+    startRow: number,
+    endRow: number,
+    shiftBefore: number,
+    shiftAfter: number,
+  ): ReplacedRows {
+    const first = this.tree.findByBufferRow(startRow)
+    const last = this.tree.findByBufferRow(Math.max(startRow, endRow - 1))
+    const oldStart = first.bufferRow
+    let oldEnd = last.bufferRow + last.layout.bufferRows
+    const oldScreenStart = first.screenRow
+    let oldScreenEnd = last.screenRow + last.layout.lengths.length
+    let row = oldStart + shiftBefore
+    const lineCount = this.buffer.getLineCount()
+    let folds: CollectedFolds = collectFolds(
+      this.foldLayer,
+      row,
+      Math.max(row + 1, oldEnd + shiftAfter),
+    )
+    const layouts: RegionLayout[] = []
+    let newScreenRows = 0
+    for (;;) {
+      while (row < oldEnd + shiftAfter && row < lineCount) {
+        if (row >= folds.endRow) folds = collectFolds(this.foldLayer, row, oldEnd + shiftAfter)
+        const layout = layoutRegion(row, this.lines, folds.starts, this.settings)
+        layouts.push(layout)
+        newScreenRows += layout.lengths.length
+        row += layout.bufferRows
+      }
+      if (row <= oldEnd + shiftAfter || oldEnd >= this.tree.bufferRowCount) break
+      // A fold now runs past the span: the old regions it covers are laid out again too.
+      const covered = this.tree.findByBufferRow(row - shiftAfter - 1)
+      oldEnd = covered.bufferRow + covered.layout.bufferRows
+      oldScreenEnd = covered.screenRow + covered.layout.lengths.length
+    }
+    this.tree.replace(oldStart, oldEnd, layouts)
+    return {
+      oldStart: oldScreenStart,
+      oldCount: oldScreenEnd - oldScreenStart,
+      newCount: newScreenRows,
+    }
+  }
+
+  /** Lays out what buffer changes touched; `changes` are sorted, in old and new rows. */
+  private bufferDidChange(changes: readonly { oldRange: Range; newRange: Range }[]): void {
+    if (this.destroyed || changes.length === 0) return
+    // Changes in one region are laid out together; spans are taken last first, so the rows
+    // before each one are still as they were.
+    const spans: { start: number; end: number; shiftBefore: number; shiftAfter: number }[] = []
+    for (const change of changes) {
+      const start = this.tree.findByBufferRow(change.oldRange.start.row)
+      const end = this.tree.findByBufferRow(change.oldRange.end.row)
+      const span = {
+        start: start.bufferRow,
+        end: end.bufferRow + end.layout.bufferRows,
+        shiftBefore: change.newRange.start.row - change.oldRange.start.row,
+        shiftAfter: change.newRange.end.row - change.oldRange.end.row,
+      }
+      const previous = spans[spans.length - 1]
+      if (previous !== undefined && span.start < previous.end) {
+        previous.end = Math.max(previous.end, span.end)
+        previous.shiftAfter = span.shiftAfter
+      } else {
+        spans.push(span)
+      }
+    }
+    const replaced: ReplacedRows[] = []
+    for (let i = spans.length - 1; i >= 0; i--) {
+      const span = spans[i]!
+      replaced.push(this.relayout(span.start, span.end, span.shiftBefore, span.shiftAfter))
+    }
+    this.emitChanges(replaced.reverse())
+  }
+
+  private emitChanges(replaced: readonly ReplacedRows[]): void {
+    if (this.emitter.listenerCountForEventName('did-change') === 0) return
+    let shift = 0
+    const changes: DisplayChange[] = []
+    for (const { oldStart, oldCount, newCount } of replaced) {
+      const newStart = oldStart + shift
+      changes.push({
+        oldRange: new Range(new Point(oldStart, 0), new Point(oldStart + oldCount, 0)),
+        newRange: new Range(new Point(newStart, 0), new Point(newStart + newCount, 0)),
+      })
+      shift += newCount - oldCount
+    }
+    this.emitter.emit('did-change', changes)
+  }
+
+  /**
+   * How far a buffer position moves so as not to split a character pair or, with atomic
+   * soft tabs, a run of `tabLength` leading spaces.
+   */
+  private clipColumnDelta(position: Point, direction: ClipDirection): number {
+    const { row, column } = position
+    const line = this.lines.lineForRow(row)
+    const previous = line[column - 1]
+    const character = line[column]
+    if (previous !== undefined && character !== undefined && isCharacterPair(previous, character)) {
+      return direction === 'forward' ? 1 : -1
+    }
+    const { atomicSoftTabs, tabLength, softWrapColumn } = this.settings
+    if (!atomicSoftTabs) return 0
+    if (column * this.settings.ratioForCharacter(' ') > softWrapColumn) return 0
+    for (let c = column; c >= 0; c--) if (line[c] !== ' ') return 0
+    const previousTabStop = column - (column % tabLength)
+    if (column === previousTabStop) return 0
+    const nextTabStop = previousTabStop + tabLength
+    for (let c = column; c < nextTabStop; c++) if (line[c] !== ' ') return 0
+    let clipped = previousTabStop
+    if (direction === 'forward') clipped = nextTabStop
+    else if (direction === 'closest' && column - previousTabStop > tabLength / 2)
+      clipped = nextTabStop
+    return clipped - column
+  }
+
+  private constrainScreenPosition(position: Point, direction: ClipDirection): Point {
+    const { row, column } = position
+    if (row < 0) return Point.ZERO
+    const lastRow = this.tree.screenRowCount - 1
+    if (row > lastRow) return new Point(lastRow, this.lineLengthForScreenRow(lastRow)!)
+    if (column < 0) return new Point(row, 0)
+    const length = this.lineLengthForScreenRow(row)!
+    if (column > length) {
+      return direction === 'forward' && row < lastRow
+        ? new Point(row + 1, 0)
+        : new Point(row, length)
+    }
+    return position
+  }
+}
+
+const resolveSettings = (options: DisplayLayerSettings, base: Settings | null): Settings => {
+  const tabLength = options.tabLength ?? base?.tabLength ?? 4
+  if (typeof tabLength !== 'number' || !Number.isInteger(tabLength) || tabLength < 1) {
+    throw new RangeError(`tabLength must be a positive integer, got ${String(tabLength)}`)
+  }
+  const wrap =
+    options.softWrapColumn === undefined ? (base?.softWrapColumn ?? null) : options.softWrapColumn
+  if (wrap !== null && (typeof wrap !== 'number' || Number.isNaN(wrap))) {
+    throw new TypeError(`softWrapColumn must be a number or null, got ${String(wrap)}`)
+  }
+  const hanging = options.softWrapHangingIndent ?? base?.softWrapHangingIndent ?? 0
+  if (typeof hanging !== 'number' || !(hanging >= 0)) {
+    throw new RangeError(`softWrapHangingIndent must be a number >= 0, got ${String(hanging)}`)
+  }
+  const foldCharacter = options.foldCharacter ?? base?.foldCharacter ?? '⋯'
+  if (typeof foldCharacter !== 'string' || foldCharacter.length === 0) {
+    throw new TypeError('foldCharacter must be a non-empty string')
+  }
+  return {
+    tabLength,
+    softWrapColumn: wrap === null ? Number.POSITIVE_INFINITY : Math.max(1, wrap),
+    softWrapHangingIndent: hanging,
+    atomicSoftTabs: options.atomicSoftTabs ?? base?.atomicSoftTabs ?? true,
+    foldCharacter,
+    ratioForCharacter: options.ratioForCharacter ?? base?.ratioForCharacter ?? ratioForCharacter,
+    isWrapBoundary: options.isWrapBoundary ?? base?.isWrapBoundary ?? isWrapBoundary,
+  }
+}
