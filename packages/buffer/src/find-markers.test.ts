@@ -1,7 +1,7 @@
 import type { PointLike, RangeLike } from '@tandem/text'
 import { describe, expect, it } from 'vitest'
+import { Random, seeds } from '../../../testing/random.js'
 import { type FindMarkersParams, findMarkers } from './find-markers.js'
-import { Random, seeds } from './testing/random.js'
 import { TextBuffer } from './text-buffer.js'
 
 const point = (random: Random, buffer: TextBuffer): PointLike => {

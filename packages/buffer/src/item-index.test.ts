@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest'
 import * as Y from 'yjs'
+import { Random, seeds } from '../../../testing/random.js'
 import { ItemIndex, type TextChange } from './item-index.js'
 import { TestNetwork } from './testing/network.js'
-import { Random, seeds } from './testing/random.js'
 
 const ALPHABET = ['a', 'b', 'c', ' ', '\n', 'xy', 'hello']
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
+import { Random } from '../../../testing/random.js'
 import { type LineEnding, LineStore, type LineStoreOptions } from './line-store.js'
-import { Random } from './testing/random.js'
 
 /** The seeded generator as a plain function, so the same seed replays the same test. */
 function mulberry32(seed: number): () => number {

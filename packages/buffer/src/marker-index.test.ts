@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
+import { Random, seeds } from '../../../testing/random.js'
 import type { Marker } from './marker.js'
 import { MarkerIndex } from './marker-index.js'
-import { Random, seeds } from './testing/random.js'
 
 /** Just what the index reads and writes of a marker. */
 class Entry {

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest'
 import * as Y from 'yjs'
+import { Random, seeds } from '../../../testing/random.js'
 import type { MarkerChangeEvent } from './marker.js'
 import type { InvalidationStrategy } from './marker-rules.js'
 import { TestNetwork } from './testing/network.js'
-import { Random, seeds } from './testing/random.js'
 import { TextBuffer } from './text-buffer.js'
 
 const ALPHABET = 'abcdefghijklmnopqrstuvwxyz'

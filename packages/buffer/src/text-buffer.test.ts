@@ -1,9 +1,9 @@
 import { Point, Range } from '@tandem/text'
 import { describe, expect, it } from 'vitest'
 import * as Y from 'yjs'
+import { Random, seeds } from '../../../testing/random.js'
 import type { BufferChangeEvent } from './buffer-change.js'
 import { TestNetwork } from './testing/network.js'
-import { Random, seeds } from './testing/random.js'
 import { TextBuffer } from './text-buffer.js'
 
 /** Lines as Atom's buffer reads them: broken at `\n`, with the `\r` of `\r\n` in the ending. */

@@ -2,28 +2,8 @@ import { TextBuffer } from '@tandem/buffer'
 import { Point } from '@tandem/text'
 import { describe, expect, it } from 'vitest'
 import * as Y from 'yjs'
+import { Random, seeds } from '../../../testing/random.js'
 import { DisplayLayer, type DisplayLayerSettings } from './display-layer.js'
-
-/** A seeded generator, so a failing run can be repeated from the seed it prints. */
-class Random {
-  private state: number
-  constructor(seed: number) {
-    this.state = seed >>> 0
-  }
-  next(): number {
-    this.state = (this.state + 0x6d2b79f5) >>> 0
-    let t = this.state
-    t = Math.imul(t ^ (t >>> 15), t | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
-  int(min: number, max: number): number {
-    return min + Math.floor(this.next() * (max - min + 1))
-  }
-  pick<T>(items: readonly T[]): T {
-    return items[Math.floor(this.next() * items.length)]!
-  }
-}
 
 const PIECES = [
   'a',
@@ -87,7 +67,7 @@ const snapshot = (display: DisplayLayer, buffer: TextBuffer) => {
 }
 
 describe('DisplayLayer kept up to date equals one laid out from scratch', () => {
-  for (let seed = 1; seed <= 12; seed++) {
+  for (const seed of seeds(12)) {
     it(`through random local and remote edits, folds and settings (seed ${seed})`, () => {
       const random = new Random(seed)
       const docA = new Y.Doc()

@@ -241,26 +241,22 @@ const insertSoftWrap = (
   })
 }
 
-/** Index of the last hunk whose old start is at or before `position`, or -1. */
-export const hunkForOldPosition = (hunks: readonly Hunk[], position: Point): number => {
+/** Index of the last hunk whose `side` start is at or before `position`, or -1. */
+const lastHunkFrom = (hunks: readonly Hunk[], position: Point, side: 'oldStart' | 'newStart') => {
   let low = 0
   let high = hunks.length
   while (low < high) {
     const middle = (low + high) >> 1
-    if (hunks[middle]!.oldStart.isLessThanOrEqual(position)) low = middle + 1
+    if (hunks[middle]![side].isLessThanOrEqual(position)) low = middle + 1
     else high = middle
   }
   return low - 1
 }
 
-/** Index of the last hunk whose new start is at or before `position`, or -1. */
-export const hunkForNewPosition = (hunks: readonly Hunk[], position: Point): number => {
-  let low = 0
-  let high = hunks.length
-  while (low < high) {
-    const middle = (low + high) >> 1
-    if (hunks[middle]!.newStart.isLessThanOrEqual(position)) low = middle + 1
-    else high = middle
-  }
-  return low - 1
-}
+/** Index of the last hunk whose old (buffer) start is at or before `position`, or -1. */
+export const hunkForOldPosition = (hunks: readonly Hunk[], position: Point): number =>
+  lastHunkFrom(hunks, position, 'oldStart')
+
+/** Index of the last hunk whose new (screen) start is at or before `position`, or -1. */
+export const hunkForNewPosition = (hunks: readonly Hunk[], position: Point): number =>
+  lastHunkFrom(hunks, position, 'newStart')

@@ -1,5 +1,5 @@
 import * as Y from 'yjs'
-import type { Random } from './random.js'
+import type { Random } from '../../../../testing/random.js'
 
 /**
  * Simulated peers exchanging Yjs updates with random delivery order and disconnects.
