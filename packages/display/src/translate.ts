@@ -70,17 +70,64 @@ export const screenToBuffer = (
   return hunk.oldEnd.traverse(position.traversalFrom(hunk.newEnd))
 }
 
-/** Where a walk along one screen row starts: its first hunk and its buffer position. */
+/** A walk along one screen row: the next hunk, the buffer position and both columns. */
 interface RowWalk {
   hunkIndex: number
   row: number
   column: number
+  line: string
+  unexpanded: number
+  expanded: number
 }
 
-const startRowWalk = (hunks: readonly Hunk[], screenRow: number): RowWalk => {
+/** Starts a walk at the beginning of local screen row `screenRow`. */
+const startRowWalk = (
+  hunks: readonly Hunk[],
+  lines: LineSource,
+  regionRow: number,
+  screenRow: number,
+): RowWalk => {
   const rowStart = new Point(screenRow, 0)
   const { row, column } = screenToBuffer(hunks, rowStart, null, false)
-  return { hunkIndex: Math.max(0, hunkForNewPosition(hunks, rowStart)), row, column }
+  const hunkIndex = Math.max(0, hunkForNewPosition(hunks, rowStart))
+  const line = lines.lineForRow(regionRow + row)
+  return { hunkIndex, row, column, line, unexpanded: 0, expanded: 0 }
+}
+
+/**
+ * Steps over the hunk at the walk's buffer position, if one starts there on screen at or
+ * before `limit`: past a fold's placeholder, or to the end of a soft wrap's indentation
+ * (at most `maxWrapColumn`). Returns whether it stepped.
+ */
+const stepOverHunk = (
+  walk: RowWalk,
+  hunks: readonly Hunk[],
+  lines: LineSource,
+  regionRow: number,
+  limit: Point,
+  maxWrapColumn: number,
+): boolean => {
+  const hunk = hunks[walk.hunkIndex]
+  if (
+    hunk === undefined ||
+    !hunk.newStart.isLessThanOrEqual(limit) ||
+    hunk.oldStart.row !== walk.row ||
+    hunk.oldStart.column !== walk.column
+  ) {
+    return false
+  }
+  if (isSoftWrap(hunk)) {
+    walk.unexpanded = Math.min(maxWrapColumn, hunk.newEnd.column)
+    walk.expanded = walk.unexpanded
+  } else {
+    walk.row = hunk.oldEnd.row
+    walk.column = hunk.oldEnd.column
+    walk.line = lines.lineForRow(regionRow + walk.row)
+    walk.unexpanded++
+    walk.expanded++
+  }
+  walk.hunkIndex++
+  return true
 }
 
 /**
@@ -96,41 +143,19 @@ export const expandTabs = (
 ): number => {
   const hunks = layout.hunks
   let tabCount = layout.tabCounts[target.row]!
-  const walk = startRowWalk(hunks, target.row)
-  let { hunkIndex, row, column } = walk
-  let line = lines.lineForRow(regionRow + row)
-  let unexpanded = 0
-  let expanded = 0
-  while (tabCount > 0 && unexpanded !== target.column) {
-    const hunk = hunks[hunkIndex]
-    if (
-      hunk?.newStart.isLessThanOrEqual(target) &&
-      hunk.oldStart.row === row &&
-      hunk.oldStart.column === column
-    ) {
-      if (isSoftWrap(hunk)) {
-        unexpanded = hunk.newEnd.column
-        expanded = unexpanded
-      } else {
-        row = hunk.oldEnd.row
-        column = hunk.oldEnd.column
-        line = lines.lineForRow(regionRow + row)
-        unexpanded++
-        expanded++
-      }
-      hunkIndex++
-      continue
-    }
-    if (line[column] === '\t') {
-      expanded += tabLength - (expanded % tabLength)
+  const walk = startRowWalk(hunks, lines, regionRow, target.row)
+  while (tabCount > 0 && walk.unexpanded !== target.column) {
+    if (stepOverHunk(walk, hunks, lines, regionRow, target, Number.POSITIVE_INFINITY)) continue
+    if (walk.line[walk.column] === '\t') {
+      walk.expanded += tabLength - (walk.expanded % tabLength)
       tabCount--
     } else {
-      expanded++
+      walk.expanded++
     }
-    unexpanded++
-    column++
+    walk.unexpanded++
+    walk.column++
   }
-  return expanded + target.column - unexpanded
+  return walk.expanded + target.column - walk.unexpanded
 }
 
 /**
@@ -149,45 +174,24 @@ export const collapseTabs = (
   const hunks = layout.hunks
   let tabCount = layout.tabCounts[target.row]!
   const rowEnd = new Point(target.row, layout.lengths[target.row]!)
-  const walk = startRowWalk(hunks, target.row)
-  let { hunkIndex, row, column } = walk
-  let line = lines.lineForRow(regionRow + row)
-  let unexpanded = 0
-  let expanded = 0
-  while (tabCount > 0 && expanded !== target.column) {
-    const hunk = hunks[hunkIndex]
-    if (
-      hunk?.newStart.isLessThanOrEqual(rowEnd) &&
-      hunk.oldStart.row === row &&
-      hunk.oldStart.column === column
-    ) {
-      if (isSoftWrap(hunk)) {
-        unexpanded = Math.min(target.column, hunk.newEnd.column)
-        expanded = unexpanded
-      } else {
-        row = hunk.oldEnd.row
-        column = hunk.oldEnd.column
-        line = lines.lineForRow(regionRow + row)
-        unexpanded++
-        expanded++
-      }
-      hunkIndex++
-      continue
-    }
-    if (line[column] === '\t') {
+  const walk = startRowWalk(hunks, lines, regionRow, target.row)
+  while (tabCount > 0 && walk.expanded !== target.column) {
+    if (stepOverHunk(walk, hunks, lines, regionRow, rowEnd, target.column)) continue
+    if (walk.line[walk.column] === '\t') {
+      const { expanded, unexpanded } = walk
       const nextTabStop = expanded + tabLength - (expanded % tabLength)
       if (nextTabStop > target.column) {
         if (direction === 'backward') return unexpanded
         if (direction === 'forward') return unexpanded + 1
         return target.column > Math.ceil((nextTabStop + expanded) / 2) ? unexpanded + 1 : unexpanded
       }
-      expanded = nextTabStop
+      walk.expanded = nextTabStop
       tabCount--
     } else {
-      expanded++
+      walk.expanded++
     }
-    unexpanded++
-    column++
+    walk.unexpanded++
+    walk.column++
   }
-  return unexpanded + target.column - expanded
+  return walk.unexpanded + target.column - walk.expanded
 }
