@@ -1,7 +1,7 @@
 import {
   type Disposable,
   Emitter,
-  type Point,
+  Point,
   type PointLike,
   Range,
   type RangeLike,
@@ -195,9 +195,12 @@ export class Marker {
     return this.layer.updateMarker(this, update)
   }
 
-  /** Moves the head; passing the tail flips the orientation. Returns whether anything changed. */
+  /**
+   * Moves the head; passing the tail flips the orientation. As in Atom, the orientation is
+   * decided before the position is clipped. Returns whether anything changed.
+   */
   setHeadPosition(position: PointLike): boolean {
-    const head = this.layer.buffer.clipPosition(position)
+    const head = Point.fromObject(position)
     const range = this.getRange()
     if (!this.tailed) return this.layer.updateMarker(this, { range: new Range(head, head) })
     const tail = this.reversed ? range.end : range.start
@@ -209,7 +212,7 @@ export class Marker {
 
   /** Moves the tail (planting one if needed); passing the head flips the orientation. */
   setTailPosition(position: PointLike): boolean {
-    const tail = this.layer.buffer.clipPosition(position)
+    const tail = Point.fromObject(position)
     const head = this.getHeadPosition()
     if (tail.isLessThan(head)) {
       return this.layer.updateMarker(this, {

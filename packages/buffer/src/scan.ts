@@ -1,4 +1,5 @@
 import { Range } from '@tandem/text'
+import { searchText, type TextMatch } from './search.js'
 import type { TextBuffer } from './text-buffer.js'
 
 /** One match found by a scan. */
@@ -18,9 +19,9 @@ export interface ScanResult {
 export type ScanCallback = (result: ScanResult) => void
 
 /**
- * Runs `regex` over the text of `range` and calls `callback` per match (last first when
- * `backwards`). Empty matches advance by one character so a scan always ends. Replacements
- * are applied after the scan, last first, in one transaction.
+ * Runs `regex` over the text of `range` with Atom's search semantics (see `search.ts`) and
+ * calls `callback` per match (last first when `backwards`). Replacements are applied after
+ * the scan, last first, in one transaction.
  *
  * @example scanInRange(buffer, /\d+/g, buffer.getRange(), ({ matchText }) => log(matchText), false)
  */
@@ -33,39 +34,41 @@ export const scanInRange = (
 ): void => {
   if (!(regex instanceof RegExp)) throw new TypeError('regex must be a RegExp')
   if (typeof callback !== 'function') throw new TypeError('callback must be a function')
-  const flags = regex.flags.includes('g') ? regex.flags : `${regex.flags}g`
-  const pattern = new RegExp(regex.source, flags)
   const text = buffer.getTextInRange(range)
   const base = buffer.characterIndexForPosition(range.start)
+  const context = {
+    startsLine: range.start.column === 0,
+    endsLine: range.end.column === buffer.lineLengthForRow(range.end.row),
+  }
   const replacements: Array<{ range: Range; text: string }> = []
   let stopped = false
-  const visit = (match: RegExpExecArray): void => {
-    const start = buffer.positionForCharacterIndex(base + match.index)
-    const end = buffer.positionForCharacterIndex(base + match.index + match[0].length)
+  const visit = ({ start, end, match }: TextMatch): boolean => {
+    const matchRange = new Range(
+      buffer.positionForCharacterIndex(base + start),
+      buffer.positionForCharacterIndex(base + end),
+    )
     callback({
       match,
       matchText: match[0],
-      range: new Range(start, end),
+      range: matchRange,
       stop: () => {
         stopped = true
       },
       replace: (replacement: string) => {
-        replacements.push({ range: new Range(start, end), text: replacement })
+        replacements.push({ range: matchRange, text: replacement })
       },
     })
-  }
-  const next = (): RegExpExecArray | null => {
-    const match = pattern.exec(text)
-    // An empty match would be found again at the same place: step over it.
-    if (match !== null && match[0].length === 0) pattern.lastIndex++
-    return match
+    return stopped
   }
   if (backwards) {
-    const matches: RegExpExecArray[] = []
-    for (let match = next(); match !== null; match = next()) matches.push(match)
+    const matches: TextMatch[] = []
+    searchText(regex, text, context, (match) => {
+      matches.push(match)
+      return false
+    })
     for (let i = matches.length - 1; i >= 0 && !stopped; i--) visit(matches[i]!)
   } else {
-    for (let match = next(); match !== null && !stopped; match = next()) visit(match)
+    searchText(regex, text, context, visit)
   }
   if (replacements.length === 0) return
   replacements.sort((a, b) => b.range.start.compare(a.range.start))

@@ -201,6 +201,22 @@ export class TextBuffer {
     return line === undefined || !/\S/.test(line)
   }
 
+  /** The nearest row before `row` that is not blank, or null. */
+  previousNonBlankRow(row: number): number | null {
+    for (let r = Math.min(row, this.getLineCount()) - 1; r >= 0; r--) {
+      if (!this.isRowBlank(r)) return r
+    }
+    return null
+  }
+
+  /** The nearest row after `row` that is not blank, or null. */
+  nextNonBlankRow(row: number): number | null {
+    for (let r = Math.max(row + 1, 0); r < this.getLineCount(); r++) {
+      if (!this.isRowBlank(r)) return r
+    }
+    return null
+  }
+
   /**
    * The range of `row` (clipped to the buffer), including its line ending when
    * `includeNewline` is true and the row is not the last.
@@ -360,6 +376,23 @@ export class TextBuffer {
   /** `backwardsScanInRange` over the whole buffer. */
   backwardsScan(regex: RegExp, callback: ScanCallback): void {
     this.backwardsScanInRange(regex, this.getRange(), callback)
+  }
+
+  /** The ranges of every match of `regex` in `range` (clipped), first to last. */
+  findAllInRangeSync(regex: RegExp, range: RangeLike): Range[] {
+    const ranges: Range[] = []
+    this.scanInRange(regex, range, (result) => ranges.push(result.range))
+    return ranges
+  }
+
+  /** The range of the first match of `regex` in `range` (clipped), or null. */
+  findInRangeSync(regex: RegExp, range: RangeLike): Range | null {
+    let found: Range | null = null
+    this.scanInRange(regex, range, (result) => {
+      found = result.range
+      result.stop()
+    })
+    return found
   }
 
   /** Every match of `regex` in `range`, as scan results. */

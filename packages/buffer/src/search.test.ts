@@ -1,0 +1,62 @@
+import { describe, expect, it } from 'vitest'
+import { TextBuffer } from './text-buffer.js'
+
+const found = (buffer: TextBuffer, regex: RegExp, range = buffer.getRange()) =>
+  buffer.findAllInRangeSync(regex, range).map((r) => r.toString())
+
+describe('buffer search (Atom semantics)', () => {
+  it('anchors ^ and $ at line ends, including CRLF, but not inside a CRLF', () => {
+    const buffer = new TextBuffer('ab\r\n\r\ncd')
+    expect(found(buffer, /^[\t ]*$/g)).toEqual(['[(1, 0) - (1, 0)]'])
+    expect(found(buffer, /\w+$/g)).toEqual(['[(0, 0) - (0, 2)]', '[(2, 0) - (2, 2)]'])
+  })
+
+  it('lets ^ hold at the range start only at a line start, and $ at its end only at a line end', () => {
+    const buffer = new TextBuffer('abc def')
+    expect(
+      found(
+        buffer,
+        /^\w+/g,
+        buffer.clipRange([
+          [0, 1],
+          [0, 7],
+        ]),
+      ),
+    ).toEqual([])
+    expect(
+      found(
+        buffer,
+        /\w+$/g,
+        buffer.clipRange([
+          [0, 0],
+          [0, 6],
+        ]),
+      ),
+    ).toEqual([])
+    expect(
+      found(
+        buffer,
+        /\w+$/g,
+        buffer.clipRange([
+          [0, 4],
+          [0, 7],
+        ]),
+      ),
+    ).toEqual(['[(0, 4) - (0, 7)]'])
+  })
+
+  it('treats \\s as ASCII whitespace only', () => {
+    const buffer = new TextBuffer('a\u00a0b c')
+    expect(found(buffer, /[^\s]+/g)).toEqual(['[(0, 0) - (0, 3)]', '[(0, 4) - (0, 5)]'])
+  })
+
+  it('steps over empty matches and reports one at the end only after a gap', () => {
+    const buffer = new TextBuffer('ab\ncd')
+    expect(found(buffer, /x*/g)).toHaveLength(6)
+    expect(found(buffer, /\w*/g)).toEqual([
+      '[(0, 0) - (0, 2)]',
+      '[(0, 2) - (0, 2)]',
+      '[(1, 0) - (1, 2)]',
+    ])
+  })
+})
