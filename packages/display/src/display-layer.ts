@@ -72,6 +72,7 @@ export interface DisplayChange {
 interface Events {
   'did-change': readonly DisplayChange[]
   'did-reset': undefined
+  'did-remap': undefined
 }
 
 /** A span of regions replaced by a relayout, in old screen rows, with its new row count. */
@@ -144,6 +145,7 @@ export class DisplayLayer {
     this.layOutAll()
     this.emitter.emit('did-reset')
     this.emitChanges([{ oldStart: 0, oldCount: oldRows, newCount: this.tree.screenRowCount }])
+    this.emitter.emit('did-remap')
   }
 
   // Counting
@@ -339,6 +341,7 @@ export class DisplayLayer {
     if (containing.length === 0) {
       const folded = marker.getRange()
       this.emitChanges([this.layOutRows(folded.start.row, folded.end.row + 1)])
+      this.emitter.emit('did-remap')
     }
     return marker.id
   }
@@ -421,6 +424,14 @@ export class DisplayLayer {
     return this.emitter.on('did-reset', callback)
   }
 
+  /**
+   * Called after folds or settings changed where buffer positions show on screen. Text
+   * changes do not call it: markers hear of those from the buffer, with the layer updated.
+   */
+  onDidRemap(callback: () => void): Disposable {
+    return this.emitter.on('did-remap', callback)
+  }
+
   /** Stops following the buffer. Folds stay on the buffer's marker layer unless it was ours. */
   destroy(): void {
     if (this.destroyed) return
@@ -468,6 +479,7 @@ export class DisplayLayer {
     }
     for (const marker of markers) marker.destroy()
     this.emitChanges([this.layOutRows(startRow, endRow + 1)])
+    this.emitter.emit('did-remap')
     return ranges
   }
 
