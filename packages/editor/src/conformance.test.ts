@@ -1,0 +1,87 @@
+/**
+ * Atom conformance: replays every recorded case of shared/conformance against TextEditor.
+ * `cursor` and `select` must pass fully; the other families only report their counts for now.
+ * Each family's failing cases go to packages/editor/.conformance/<family>.json.
+ * CONFORMANCE_CASE=<name> runs only that case and prints its step-by-step diff.
+ */
+import { mkdirSync, writeFileSync } from 'node:fs'
+import { beforeAll, describe, expect, it } from 'vitest'
+import {
+  type CaseResult,
+  type ConformanceCase,
+  loadFamily,
+  runCase,
+  summarize,
+  traceCase,
+} from './testing/conformance.js'
+
+const FAMILIES = ['cursor', 'select', 'edit', 'screen', 'multi', 'readonly', 'lang', 'mixed']
+const REQUIRED_FAMILIES = new Set(['cursor', 'select'])
+const ALL_LEVELS = { 1: true, 2: true, 3: true }
+const RUN_TIMEOUT = 60_000
+
+const reportDirectory = new URL('../.conformance/', import.meta.url)
+const onlyCase = process.env.CONFORMANCE_CASE
+
+const writeReport = (family: string, summary: string, results: readonly CaseResult[]): void => {
+  const failing = results
+    .filter((result) => !result.levels[3])
+    .map(({ name, levels, firstFailure, failures }) => ({ name, levels, firstFailure, failures }))
+  const report = { family, summary, cases: results.length, failing }
+  mkdirSync(reportDirectory, { recursive: true })
+  writeFileSync(new URL(`${family}.json`, reportDirectory), `${JSON.stringify(report, null, 2)}\n`)
+}
+
+/** Runs every case of a family, prints its summary, and writes its report (or traces). */
+const runFamily = (family: string, cases: readonly ConformanceCase[]): Map<string, CaseResult> => {
+  const results = new Map(cases.map((testCase) => [testCase.name, runCase(testCase)]))
+  const summary = summarize(family, [...results.values()])
+  console.log(summary)
+  if (onlyCase === undefined) {
+    writeReport(family, summary, [...results.values()])
+  } else {
+    for (const testCase of cases) console.log(traceCase(testCase))
+  }
+  return results
+}
+
+const describeRequiredFamily = (family: string, cases: readonly ConformanceCase[]): void => {
+  describe(family, () => {
+    let results = new Map<string, CaseResult>()
+    beforeAll(() => {
+      results = runFamily(family, cases)
+    }, RUN_TIMEOUT)
+
+    for (const testCase of cases) {
+      it(testCase.name, () => {
+        const result = results.get(testCase.name)!
+        expect(result.levels, result.firstFailure?.message).toEqual(ALL_LEVELS)
+      })
+    }
+  })
+}
+
+// Fails only when the runner itself crashes: the cases the editor fails are counted, not asserted.
+const describeCountedFamily = (family: string, cases: readonly ConformanceCase[]): void => {
+  describe(family, () => {
+    it('runs every case (counts only)', { timeout: RUN_TIMEOUT }, () => {
+      expect(runFamily(family, cases).size).toBe(cases.length)
+    })
+  })
+}
+
+const selectedFamilies = FAMILIES.map((family) => ({
+  family,
+  cases: loadFamily(family).filter((c) => onlyCase === undefined || c.name === onlyCase),
+})).filter(({ cases }) => cases.length > 0)
+
+for (const { family, cases } of selectedFamilies) {
+  if (REQUIRED_FAMILIES.has(family)) describeRequiredFamily(family, cases)
+  else describeCountedFamily(family, cases)
+}
+
+if (onlyCase !== undefined && selectedFamilies.length === 0) {
+  it(`CONFORMANCE_CASE names a case of the corpus: ${onlyCase}`, () => {
+    expect.unreachable(`no conformance case is named ${onlyCase}`)
+  })
+}

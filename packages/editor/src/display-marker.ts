@@ -1,0 +1,371 @@
+import type { FindMarkersParams, Marker, MarkerLayer, MarkOptions } from '@tandem/buffer'
+import type { DisplayLayer, TranslateOptions } from '@tandem/display'
+import {
+  CompositeDisposable,
+  type Disposable,
+  Emitter,
+  type Point,
+  type PointLike,
+  Range,
+  type RangeLike,
+} from '@tandem/text'
+
+/** Payload of `DisplayMarker.onDidChange`: head and tail, before and after, in both spaces. */
+export interface DisplayMarkerChangeEvent {
+  oldHeadBufferPosition: Point
+  newHeadBufferPosition: Point
+  oldTailBufferPosition: Point
+  newTailBufferPosition: Point
+  oldHeadScreenPosition: Point
+  newHeadScreenPosition: Point
+  oldTailScreenPosition: Point
+  newTailScreenPosition: Point
+  wasValid: boolean
+  isValid: boolean
+  /** True when a text change moved the marker. */
+  textChanged: boolean
+}
+
+/** What `DisplayMarkerLayer.findMarkers` accepts: the buffer layer's conditions plus screen ones. */
+export interface FindDisplayMarkersParams extends FindMarkersParams {
+  containsScreenPosition?: PointLike
+  containsScreenRange?: RangeLike
+  intersectsScreenRowRange?: readonly [number, number]
+}
+
+interface SeenState {
+  headBuffer: Point
+  headScreen: Point
+  tailBuffer: Point
+  tailScreen: Point
+  valid: boolean
+}
+
+/**
+ * A buffer marker seen through a display layer: its range in buffer and in screen
+ * coordinates. Change events report both, and fire also when folds or display settings move
+ * the marker on screen without moving it in the buffer, as Atom's DisplayMarker does.
+ *
+ * @example const marker = layer.markBufferRange([[0, 0], [0, 3]]); marker.getScreenRange()
+ */
+export class DisplayMarker {
+  /** The id, shared with the buffer marker. */
+  readonly id: number
+  private readonly emitter = new Emitter<{
+    'did-change': DisplayMarkerChangeEvent
+    'did-destroy': undefined
+  }>()
+  private seen: SeenState | null = null
+  private bufferSubscription: Disposable | null = null
+
+  /** Made by a `DisplayMarkerLayer`. */
+  constructor(
+    readonly layer: DisplayMarkerLayer,
+    readonly bufferMarker: Marker,
+  ) {
+    this.id = bufferMarker.id
+  }
+
+  /** Destroys the buffer marker (and so this one). */
+  destroy(): void {
+    this.bufferMarker.destroy()
+  }
+
+  /** Calls `callback` when the marker moves in the buffer or on screen. */
+  onDidChange(callback: (event: DisplayMarkerChangeEvent) => void): Disposable {
+    if (this.seen === null) {
+      this.seen = this.currentState()
+      this.bufferSubscription = this.bufferMarker.onDidChange((event) =>
+        this.notifyObservers(event.textChanged),
+      )
+      this.layer.watch(this)
+    }
+    return this.emitter.on('did-change', callback)
+  }
+
+  /** Calls `callback` once when the marker is destroyed. */
+  onDidDestroy(callback: () => void): Disposable {
+    return this.emitter.once('did-destroy', callback)
+  }
+
+  /** Whether no change invalidated it and it is not destroyed. */
+  isValid(): boolean {
+    return this.bufferMarker.isValid()
+  }
+
+  /** Whether it was destroyed. */
+  isDestroyed(): boolean {
+    return this.bufferMarker.isDestroyed()
+  }
+
+  /** Whether the head is before the tail. */
+  isReversed(): boolean {
+    return this.bufferMarker.isReversed()
+  }
+
+  /** Whether it has a tail. */
+  hasTail(): boolean {
+    return this.bufferMarker.hasTail()
+  }
+
+  /** Plants a tail at the head if there is none. */
+  plantTail(): void {
+    this.bufferMarker.plantTail()
+  }
+
+  /** Removes the tail. */
+  clearTail(): void {
+    this.bufferMarker.clearTail()
+  }
+
+  /** The marker's properties. */
+  getProperties(): Readonly<Record<string, unknown>> {
+    return this.bufferMarker.getProperties()
+  }
+
+  /** Orders by buffer start, the longer first on ties. */
+  compare(other: DisplayMarker): -1 | 0 | 1 {
+    return this.bufferMarker.compare(other.bufferMarker)
+  }
+
+  /** The buffer range. */
+  getBufferRange(): Range {
+    return this.bufferMarker.getRange()
+  }
+
+  /** The screen range (each end translated with clip direction `closest`). */
+  getScreenRange(): Range {
+    return this.layer.displayLayer.translateBufferRange(this.getBufferRange())
+  }
+
+  /** Sets the buffer range; `reversed` keeps the orientation when omitted. */
+  setBufferRange(range: RangeLike, options: { reversed?: boolean } = {}): void {
+    this.bufferMarker.setRange(range, { reversed: options.reversed })
+  }
+
+  /** Sets the range from a screen range (translated with `options`). */
+  setScreenRange(range: RangeLike, options: TranslateOptions & { reversed?: boolean } = {}): void {
+    this.setBufferRange(this.layer.displayLayer.translateScreenRange(range, options), options)
+  }
+
+  /** The head in buffer coordinates. */
+  getHeadBufferPosition(): Point {
+    return this.bufferMarker.getHeadPosition()
+  }
+
+  /** Moves the head to a buffer position. */
+  setHeadBufferPosition(position: PointLike): void {
+    this.bufferMarker.setHeadPosition(position)
+  }
+
+  /** The head in screen coordinates. */
+  getHeadScreenPosition(options?: TranslateOptions): Point {
+    return this.layer.displayLayer.translateBufferPosition(this.getHeadBufferPosition(), options)
+  }
+
+  /** Moves the head to a screen position (translated with `options`). */
+  setHeadScreenPosition(position: PointLike, options?: TranslateOptions): void {
+    this.setHeadBufferPosition(this.layer.displayLayer.translateScreenPosition(position, options))
+  }
+
+  /** The tail in buffer coordinates. */
+  getTailBufferPosition(): Point {
+    return this.bufferMarker.getTailPosition()
+  }
+
+  /** The tail in screen coordinates. */
+  getTailScreenPosition(options?: TranslateOptions): Point {
+    return this.layer.displayLayer.translateBufferPosition(this.getTailBufferPosition(), options)
+  }
+
+  /** The start in buffer coordinates. */
+  getStartBufferPosition(): Point {
+    return this.bufferMarker.getStartPosition()
+  }
+
+  /** The end in buffer coordinates. */
+  getEndBufferPosition(): Point {
+    return this.bufferMarker.getEndPosition()
+  }
+
+  /** The start in screen coordinates. */
+  getStartScreenPosition(options?: TranslateOptions): Point {
+    return this.layer.displayLayer.translateBufferPosition(this.getStartBufferPosition(), options)
+  }
+
+  /** The end in screen coordinates. */
+  getEndScreenPosition(options?: TranslateOptions): Point {
+    return this.layer.displayLayer.translateBufferPosition(this.getEndBufferPosition(), options)
+  }
+
+  /** Emits a change event when the marker moved since the last one (package internal). */
+  notifyObservers(textChanged: boolean): void {
+    const before = this.seen
+    if (before === null || this.isDestroyed()) return
+    const now = this.currentState()
+    if (
+      now.valid === before.valid &&
+      now.headBuffer.isEqual(before.headBuffer) &&
+      now.headScreen.isEqual(before.headScreen) &&
+      now.tailBuffer.isEqual(before.tailBuffer) &&
+      now.tailScreen.isEqual(before.tailScreen)
+    ) {
+      return
+    }
+    this.seen = now
+    this.emitter.emit('did-change', {
+      oldHeadBufferPosition: before.headBuffer,
+      newHeadBufferPosition: now.headBuffer,
+      oldTailBufferPosition: before.tailBuffer,
+      newTailBufferPosition: now.tailBuffer,
+      oldHeadScreenPosition: before.headScreen,
+      newHeadScreenPosition: now.headScreen,
+      oldTailScreenPosition: before.tailScreen,
+      newTailScreenPosition: now.tailScreen,
+      wasValid: before.valid,
+      isValid: now.valid,
+      textChanged,
+    })
+  }
+
+  /** Called by the layer when the buffer marker is destroyed (package internal). */
+  didDestroyBufferMarker(): void {
+    this.bufferSubscription?.dispose()
+    this.emitter.emit('did-destroy')
+    this.emitter.dispose()
+  }
+
+  private currentState(): SeenState {
+    return {
+      headBuffer: this.getHeadBufferPosition(),
+      headScreen: this.getHeadScreenPosition(),
+      tailBuffer: this.getTailBufferPosition(),
+      tailScreen: this.getTailScreenPosition(),
+      valid: this.isValid(),
+    }
+  }
+}
+
+/**
+ * A buffer marker layer seen through a display layer: marks ranges given in either
+ * coordinate space and finds markers by screen conditions too.
+ *
+ * @example const layer = new DisplayMarkerLayer(display, buffer.addMarkerLayer())
+ */
+export class DisplayMarkerLayer {
+  private readonly markers = new Map<number, DisplayMarker>()
+  private readonly watched = new Set<DisplayMarker>()
+  private readonly emitter = new Emitter<{ 'did-create-marker': DisplayMarker }>()
+  private readonly subscriptions = new CompositeDisposable()
+
+  /** Wraps `bufferLayer`; markers follow `displayLayer`'s folds and settings. */
+  constructor(
+    readonly displayLayer: DisplayLayer,
+    readonly bufferLayer: MarkerLayer,
+  ) {
+    this.subscriptions.add(
+      bufferLayer.onDidCreateMarker((marker) => {
+        this.emitter.emit('did-create-marker', this.wrap(marker))
+      }),
+      displayLayer.onDidRemap(() => this.notifyObserversIfMarkerScreenPositionsChanged()),
+    )
+  }
+
+  /** Marks a buffer range. */
+  markBufferRange(range: RangeLike, options: MarkOptions = {}): DisplayMarker {
+    return this.wrap(this.bufferLayer.markRange(range, options))
+  }
+
+  /** Marks a screen range (translated with clip direction `closest`). */
+  markScreenRange(range: RangeLike, options: MarkOptions & TranslateOptions = {}): DisplayMarker {
+    return this.markBufferRange(this.displayLayer.translateScreenRange(range, options), options)
+  }
+
+  /** Marks a buffer position (a marker without a tail). */
+  markBufferPosition(position: PointLike, options: MarkOptions = {}): DisplayMarker {
+    return this.wrap(this.bufferLayer.markPosition(position, options))
+  }
+
+  /** Marks a screen position (translated with `options`). */
+  markScreenPosition(
+    position: PointLike,
+    options: MarkOptions & TranslateOptions = {},
+  ): DisplayMarker {
+    return this.markBufferPosition(
+      this.displayLayer.translateScreenPosition(position, options),
+      options,
+    )
+  }
+
+  /** The marker with `id`, if any. */
+  getMarker(id: number): DisplayMarker | undefined {
+    const marker = this.bufferLayer.getMarker(id)
+    return marker === undefined ? undefined : this.wrap(marker)
+  }
+
+  /** Every marker. */
+  getMarkers(): DisplayMarker[] {
+    return this.bufferLayer.getMarkers().map((marker) => this.wrap(marker))
+  }
+
+  /** Markers matching every condition, screen conditions translated to buffer ones. */
+  findMarkers(params: FindDisplayMarkersParams = {}): DisplayMarker[] {
+    const { containsScreenPosition, containsScreenRange, intersectsScreenRowRange, ...rest } =
+      params
+    const bufferParams: FindMarkersParams = { ...rest }
+    const display = this.displayLayer
+    if (containsScreenPosition !== undefined) {
+      bufferParams.containsPosition = display.translateScreenPosition(containsScreenPosition)
+    }
+    if (containsScreenRange !== undefined) {
+      bufferParams.containsRange = display.translateScreenRange(containsScreenRange)
+    }
+    if (intersectsScreenRowRange !== undefined) {
+      const [startRow, endRow] = intersectsScreenRowRange
+      bufferParams.intersectsRange = new Range(
+        display.translateScreenPosition([startRow, 0]),
+        display.translateScreenPosition([endRow, Number.POSITIVE_INFINITY]),
+      )
+    }
+    return this.bufferLayer.findMarkers(bufferParams).map((marker) => this.wrap(marker))
+  }
+
+  /** Calls `callback` with each marker made on the layer. */
+  onDidCreateMarker(callback: (marker: DisplayMarker) => void): Disposable {
+    return this.emitter.on('did-create-marker', callback)
+  }
+
+  /** Tells watched markers to report screen moves (after folds or settings changed). */
+  notifyObserversIfMarkerScreenPositionsChanged(): void {
+    for (const marker of [...this.watched]) marker.notifyObservers(false)
+  }
+
+  /** Remembers a marker with change listeners (package internal). */
+  watch(marker: DisplayMarker): void {
+    this.watched.add(marker)
+  }
+
+  /** Destroys the buffer layer and stops following the display layer. */
+  destroy(): void {
+    this.subscriptions.dispose()
+    this.bufferLayer.destroy()
+    this.markers.clear()
+    this.watched.clear()
+    this.emitter.dispose()
+  }
+
+  private wrap(marker: Marker): DisplayMarker {
+    let wrapped = this.markers.get(marker.id)
+    if (wrapped === undefined) {
+      const created = new DisplayMarker(this, marker)
+      this.markers.set(marker.id, created)
+      marker.onDidDestroy(() => {
+        this.markers.delete(marker.id)
+        this.watched.delete(created)
+        created.didDestroyBufferMarker()
+      })
+      wrapped = created
+    }
+    return wrapped
+  }
+}

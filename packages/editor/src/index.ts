@@ -1,0 +1,29 @@
+/**
+ * @tandem/editor: Atom's TextEditor, Cursor and Selection over a Tandem text buffer whose
+ * text is a Yjs Y.Text. Cursors, selections and folds are markers anchored by relative
+ * positions, so every peer's stay on their text through remote edits.
+ *
+ * @example
+ * import { TextEditor } from '@tandem/editor'
+ * const editor = new TextEditor({ text: 'hello world' })
+ * editor.getLastCursor().moveToEndOfWord()
+ */
+export { Point, Range } from '@tandem/text'
+export { Clipboard, type ClipboardMetadata, type ClipboardStore } from './clipboard.js'
+export {
+  Cursor,
+  type CursorPositionChangeEvent,
+  type MoveOptions,
+  type WordOptions,
+} from './cursor.js'
+export { Decoration, type DecorationProperties } from './decorations.js'
+export {
+  DisplayMarker,
+  type DisplayMarkerChangeEvent,
+  DisplayMarkerLayer,
+  type FindDisplayMarkersParams,
+} from './display-marker.js'
+export { type LanguageMode, PlainTextMode, ScopeDescriptor } from './language-mode.js'
+export { Selection, type SelectionRangeChangeEvent, type SetRangeOptions } from './selection.js'
+export { type AutoscrollRequest, TextEditor, type TextEditorOptions } from './text-editor.js'
+export { DEFAULT_NON_WORD_CHARACTERS, subwordRegExp, wordRegExp } from './words.js'
