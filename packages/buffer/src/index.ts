@@ -17,7 +17,7 @@ export {
   type MarkOptions,
   type RelativeRange,
 } from './marker.js'
-export { MarkerLayer, type MarkerLayerOptions } from './marker-layer.js'
+export { type LayerMarkerChange, MarkerLayer, type MarkerLayerOptions } from './marker-layer.js'
 export type { InvalidationStrategy } from './marker-rules.js'
 export type { ScanCallback, ScanResult } from './scan.js'
 export { type SetTextOptions, TextBuffer, type TextBufferOptions } from './text-buffer.js'

@@ -338,6 +338,7 @@ export class Marker {
     this.emitter?.emit('did-destroy')
     this.emitter?.dispose()
     this.emitter = null
+    this.layer.reportMarkerDestroyed(this)
   }
 
   /**
@@ -345,9 +346,17 @@ export class Marker {
    * calls, once at the end of a transaction for text changes.
    */
   onDidChange(callback: (event: MarkerChangeEvent) => void): Disposable {
+    this.observe()
+    return this.events().on('did-change', callback)
+  }
+
+  /**
+   * Makes the marker report its changes to its layer's `onDidChangeMarker` listeners, as
+   * if it had a change listener. For owners of many markers, which listen on the layer.
+   */
+  observe(): void {
     if (this.emitted === null) this.emitted = this.currentState()
     this.layer.watch(this)
-    return this.events().on('did-change', callback)
   }
 
   /** Calls `callback` when the marker is destroyed. */
@@ -357,7 +366,7 @@ export class Marker {
 
   /** Emits a change event if the marker differs from what was last reported (package internal). */
   emitChange(textChanged: boolean): void {
-    if (this.emitter === null || this.emitted === null || this.destroyed) return
+    if (this.emitted === null || this.destroyed) return
     const before = this.emitted
     const now = this.currentState()
     if (
@@ -370,7 +379,7 @@ export class Marker {
       return
     }
     this.emitted = now
-    this.emitter.emit('did-change', {
+    const change: MarkerChangeEvent = {
       oldHeadPosition: before.reversed ? before.range.start : before.range.end,
       newHeadPosition: now.reversed ? now.range.start : now.range.end,
       oldTailPosition: before.reversed ? before.range.end : before.range.start,
@@ -382,12 +391,14 @@ export class Marker {
       oldProperties: before.properties,
       newProperties: now.properties,
       textChanged,
-    })
+    }
+    this.layer.reportMarkerChange(this, change)
+    this.emitter?.emit('did-change', change)
   }
 
   /** Whether anyone listens to changes (package internal). */
   hasChangeListeners(): boolean {
-    return this.emitter !== null && this.emitted !== null
+    return this.emitted !== null
   }
 
   private currentState(): EmittedState {

@@ -56,7 +56,6 @@ export class DisplayMarker {
     'did-destroy': undefined
   }>()
   private seen: SeenState | null = null
-  private bufferSubscription: Disposable | null = null
 
   /** Made by a `DisplayMarkerLayer`. */
   constructor(
@@ -73,14 +72,19 @@ export class DisplayMarker {
 
   /** Calls `callback` when the marker moves in the buffer or on screen. */
   onDidChange(callback: (event: DisplayMarkerChangeEvent) => void): Disposable {
-    if (this.seen === null) {
-      this.seen = this.currentState()
-      this.bufferSubscription = this.bufferMarker.onDidChange((event) =>
-        this.notifyObservers(event.textChanged),
-      )
-      this.layer.watch(this)
-    }
+    this.observe()
     return this.emitter.on('did-change', callback)
+  }
+
+  /**
+   * Makes the marker report its changes to its layer's `onDidChangeMarker` listeners, as if
+   * it had a change listener (one subscription per layer for owners of many markers).
+   */
+  observe(): void {
+    if (this.seen !== null) return
+    this.seen = this.currentState()
+    this.bufferMarker.observe()
+    this.layer.watch(this)
   }
 
   /** Calls `callback` once when the marker is destroyed. */
@@ -213,7 +217,7 @@ export class DisplayMarker {
       return
     }
     this.seen = now
-    this.emitter.emit('did-change', {
+    const change: DisplayMarkerChangeEvent = {
       oldHeadBufferPosition: before.headBuffer,
       newHeadBufferPosition: now.headBuffer,
       oldTailBufferPosition: before.tailBuffer,
@@ -225,24 +229,27 @@ export class DisplayMarker {
       wasValid: before.valid,
       isValid: now.valid,
       textChanged,
-    })
+    }
+    this.layer.reportMarkerChange(this, change)
+    this.emitter.emit('did-change', change)
   }
 
   /** Called by the layer when the buffer marker is destroyed (package internal). */
   didDestroyBufferMarker(): void {
-    this.bufferSubscription?.dispose()
+    this.layer.reportMarkerDestroyed(this)
     this.emitter.emit('did-destroy')
     this.emitter.dispose()
   }
 
   private currentState(): SeenState {
-    return {
-      headBuffer: this.getHeadBufferPosition(),
-      headScreen: this.getHeadScreenPosition(),
-      tailBuffer: this.getTailBufferPosition(),
-      tailScreen: this.getTailScreenPosition(),
-      valid: this.isValid(),
-    }
+    const headBuffer = this.getHeadBufferPosition()
+    const tailBuffer = this.getTailBufferPosition()
+    const display = this.layer.displayLayer
+    const headScreen = display.translateBufferPosition(headBuffer)
+    const tailScreen = tailBuffer.isEqual(headBuffer)
+      ? headScreen
+      : display.translateBufferPosition(tailBuffer)
+    return { headBuffer, headScreen, tailBuffer, tailScreen, valid: this.isValid() }
   }
 }
 
@@ -255,7 +262,11 @@ export class DisplayMarker {
 export class DisplayMarkerLayer {
   private readonly markers = new Map<number, DisplayMarker>()
   private readonly watched = new Set<DisplayMarker>()
-  private readonly emitter = new Emitter<{ 'did-create-marker': DisplayMarker }>()
+  private readonly emitter = new Emitter<{
+    'did-create-marker': DisplayMarker
+    'did-change-marker': { marker: DisplayMarker; change: DisplayMarkerChangeEvent }
+    'did-destroy-marker': DisplayMarker
+  }>()
   private readonly subscriptions = new CompositeDisposable()
 
   /** Wraps `bufferLayer`; markers follow `displayLayer`'s folds and settings. */
@@ -266,6 +277,16 @@ export class DisplayMarkerLayer {
     this.subscriptions.add(
       bufferLayer.onDidCreateMarker((marker) => {
         this.emitter.emit('did-create-marker', this.wrap(marker))
+      }),
+      bufferLayer.onDidChangeMarker(({ marker, change }) => {
+        this.markers.get(marker.id)?.notifyObservers(change.textChanged)
+      }),
+      bufferLayer.onDidDestroyMarker((marker) => {
+        const wrapped = this.markers.get(marker.id)
+        if (wrapped === undefined) return
+        this.markers.delete(marker.id)
+        this.watched.delete(wrapped)
+        wrapped.didDestroyBufferMarker()
       }),
       displayLayer.onDidRemap(() => this.notifyObserversIfMarkerScreenPositionsChanged()),
     )
@@ -330,6 +351,28 @@ export class DisplayMarkerLayer {
     return this.bufferLayer.findMarkers(bufferParams).map((marker) => this.wrap(marker))
   }
 
+  /** Calls `callback` when an observed marker (see `DisplayMarker.observe`) changes. */
+  onDidChangeMarker(
+    callback: (event: { marker: DisplayMarker; change: DisplayMarkerChangeEvent }) => void,
+  ): Disposable {
+    return this.emitter.on('did-change-marker', callback)
+  }
+
+  /** Calls `callback` with each destroyed marker, before the marker's own destroy listeners. */
+  onDidDestroyMarker(callback: (marker: DisplayMarker) => void): Disposable {
+    return this.emitter.on('did-destroy-marker', callback)
+  }
+
+  /** Tells layer listeners that a marker changed (package internal). */
+  reportMarkerChange(marker: DisplayMarker, change: DisplayMarkerChangeEvent): void {
+    this.emitter.emit('did-change-marker', { marker, change })
+  }
+
+  /** Tells layer listeners that a marker was destroyed (package internal). */
+  reportMarkerDestroyed(marker: DisplayMarker): void {
+    this.emitter.emit('did-destroy-marker', marker)
+  }
+
   /** Calls `callback` with each marker made on the layer. */
   onDidCreateMarker(callback: (marker: DisplayMarker) => void): Disposable {
     return this.emitter.on('did-create-marker', callback)
@@ -357,14 +400,8 @@ export class DisplayMarkerLayer {
   private wrap(marker: Marker): DisplayMarker {
     let wrapped = this.markers.get(marker.id)
     if (wrapped === undefined) {
-      const created = new DisplayMarker(this, marker)
-      this.markers.set(marker.id, created)
-      marker.onDidDestroy(() => {
-        this.markers.delete(marker.id)
-        this.watched.delete(created)
-        created.didDestroyBufferMarker()
-      })
-      wrapped = created
+      wrapped = new DisplayMarker(this, marker)
+      this.markers.set(marker.id, wrapped)
     }
     return wrapped
   }

@@ -80,8 +80,8 @@ export class Selection {
     readonly cursor: Cursor,
   ) {
     cursor.selection = this
-    marker.onDidChange((event) => this.markerDidChange(event))
-    marker.onDidDestroy(() => this.markerDidDestroy())
+    // The editor relays the marker's changes and destruction from one layer subscription.
+    marker.observe()
   }
 
   /** Destroys the selection and its cursor. */
@@ -449,7 +449,8 @@ export class Selection {
     this.retainSelection = false
   }
 
-  private markerDidChange(event: DisplayMarkerChangeEvent): void {
+  /** Turns a marker change into cursor and selection events (package internal). */
+  markerDidChange(event: DisplayMarkerChangeEvent): void {
     const { oldHeadBufferPosition, oldTailBufferPosition, newHeadBufferPosition } = event
     const { oldHeadScreenPosition, oldTailScreenPosition, newHeadScreenPosition } = event
     if (!oldHeadScreenPosition.isEqual(newHeadScreenPosition)) {
@@ -476,7 +477,8 @@ export class Selection {
     this.editor.selectionRangeChanged(changed)
   }
 
-  private markerDidDestroy(): void {
+  /** Forgets the selection once its marker is destroyed (package internal). */
+  markerDidDestroy(): void {
     if (this.editor.isDestroyed()) return
     this.destroyed = true
     this.cursor.destroyed = true

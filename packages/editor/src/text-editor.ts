@@ -127,6 +127,8 @@ export class TextEditor {
   private readonly undoGroupingInterval: number
   private readonly nonWordCharacters: string
   private suppressSelectionMerging = false
+  /** False while no two selections can overlap (just after a full merge, with no change since). */
+  private selectionsMayOverlap = false
   private alive = true
 
   constructor(options: TextEditorOptions = {}) {
@@ -170,6 +172,12 @@ export class TextEditor {
       this.displayLayer.onDidChange(() => this.mergeIntersectingSelections()),
       this.displayLayer.onDidReset(() => this.mergeIntersectingSelections()),
       this.selectionsMarkerLayer.onDidCreateMarker((marker) => this.addSelection(marker)),
+      this.selectionsMarkerLayer.onDidChangeMarker(({ marker, change }) => {
+        this.cursorsByMarkerId.get(marker.id)?.selection?.markerDidChange(change)
+      }),
+      this.selectionsMarkerLayer.onDidDestroyMarker((marker) => {
+        this.cursorsByMarkerId.get(marker.id)?.selection?.markerDidDestroy()
+      }),
     )
     this.addCursorAtBufferPosition([0, 0])
   }
@@ -689,6 +697,218 @@ export class TextEditor {
     }
   }
 
+  // Moving every cursor
+
+  /** Moves every cursor up (from a selection's start). */
+  moveUp(rowCount?: number): void {
+    this.moveCursors((cursor) => cursor.moveUp(rowCount, { moveToEndOfSelection: true }))
+  }
+
+  /** Moves every cursor down (from a selection's end). */
+  moveDown(rowCount?: number): void {
+    this.moveCursors((cursor) => cursor.moveDown(rowCount, { moveToEndOfSelection: true }))
+  }
+
+  /** Moves every cursor left (to a selection's start). */
+  moveLeft(columnCount?: number): void {
+    this.moveCursors((cursor) => cursor.moveLeft(columnCount, { moveToEndOfSelection: true }))
+  }
+
+  /** Moves every cursor right (to a selection's end). */
+  moveRight(columnCount?: number): void {
+    this.moveCursors((cursor) => cursor.moveRight(columnCount, { moveToEndOfSelection: true }))
+  }
+
+  /** Runs `Cursor.moveToBeginningOfLine` on every cursor, then merges cursors that met. */
+  moveToBeginningOfLine(): void {
+    this.moveCursors((cursor) => cursor.moveToBeginningOfLine())
+  }
+
+  /** Runs `Cursor.moveToBeginningOfScreenLine` on every cursor, then merges cursors that met. */
+  moveToBeginningOfScreenLine(): void {
+    this.moveCursors((cursor) => cursor.moveToBeginningOfScreenLine())
+  }
+
+  /** Runs `Cursor.moveToFirstCharacterOfLine` on every cursor, then merges cursors that met. */
+  moveToFirstCharacterOfLine(): void {
+    this.moveCursors((cursor) => cursor.moveToFirstCharacterOfLine())
+  }
+
+  /** Runs `Cursor.moveToEndOfLine` on every cursor, then merges cursors that met. */
+  moveToEndOfLine(): void {
+    this.moveCursors((cursor) => cursor.moveToEndOfLine())
+  }
+
+  /** Runs `Cursor.moveToEndOfScreenLine` on every cursor, then merges cursors that met. */
+  moveToEndOfScreenLine(): void {
+    this.moveCursors((cursor) => cursor.moveToEndOfScreenLine())
+  }
+
+  /** Runs `Cursor.moveToBeginningOfWord` on every cursor, then merges cursors that met. */
+  moveToBeginningOfWord(): void {
+    this.moveCursors((cursor) => cursor.moveToBeginningOfWord())
+  }
+
+  /** Runs `Cursor.moveToEndOfWord` on every cursor, then merges cursors that met. */
+  moveToEndOfWord(): void {
+    this.moveCursors((cursor) => cursor.moveToEndOfWord())
+  }
+
+  /** Runs `Cursor.moveToTop` on every cursor, then merges cursors that met. */
+  moveToTop(): void {
+    this.moveCursors((cursor) => cursor.moveToTop())
+  }
+
+  /** Runs `Cursor.moveToBottom` on every cursor, then merges cursors that met. */
+  moveToBottom(): void {
+    this.moveCursors((cursor) => cursor.moveToBottom())
+  }
+
+  /** Runs `Cursor.moveToBeginningOfNextWord` on every cursor, then merges cursors that met. */
+  moveToBeginningOfNextWord(): void {
+    this.moveCursors((cursor) => cursor.moveToBeginningOfNextWord())
+  }
+
+  /** Runs `Cursor.moveToPreviousWordBoundary` on every cursor, then merges cursors that met. */
+  moveToPreviousWordBoundary(): void {
+    this.moveCursors((cursor) => cursor.moveToPreviousWordBoundary())
+  }
+
+  /** Runs `Cursor.moveToNextWordBoundary` on every cursor, then merges cursors that met. */
+  moveToNextWordBoundary(): void {
+    this.moveCursors((cursor) => cursor.moveToNextWordBoundary())
+  }
+
+  /** Runs `Cursor.moveToPreviousSubwordBoundary` on every cursor, then merges cursors that met. */
+  moveToPreviousSubwordBoundary(): void {
+    this.moveCursors((cursor) => cursor.moveToPreviousSubwordBoundary())
+  }
+
+  /** Runs `Cursor.moveToNextSubwordBoundary` on every cursor, then merges cursors that met. */
+  moveToNextSubwordBoundary(): void {
+    this.moveCursors((cursor) => cursor.moveToNextSubwordBoundary())
+  }
+
+  /** Runs `Cursor.moveToBeginningOfNextParagraph` on every cursor, then merges cursors that met. */
+  moveToBeginningOfNextParagraph(): void {
+    this.moveCursors((cursor) => cursor.moveToBeginningOfNextParagraph())
+  }
+
+  /** Runs `Cursor.moveToBeginningOfPreviousParagraph` on every cursor, then merges cursors that met. */
+  moveToBeginningOfPreviousParagraph(): void {
+    this.moveCursors((cursor) => cursor.moveToBeginningOfPreviousParagraph())
+  }
+
+  // Extending every selection
+
+  /** Runs `Selection.selectUp` on every selection, then merges them (reversed). */
+  selectUp(rowCount?: number): void {
+    this.expandSelectionsBackward((selection) => selection.selectUp(rowCount))
+  }
+
+  /** Runs `Selection.selectLeft` on every selection, then merges them (reversed). */
+  selectLeft(columnCount?: number): void {
+    this.expandSelectionsBackward((selection) => selection.selectLeft(columnCount))
+  }
+
+  /** Runs `Selection.selectDown` on every selection, then merges them. */
+  selectDown(rowCount?: number): void {
+    this.expandSelectionsForward((selection) => selection.selectDown(rowCount))
+  }
+
+  /** Runs `Selection.selectRight` on every selection, then merges them. */
+  selectRight(columnCount?: number): void {
+    this.expandSelectionsForward((selection) => selection.selectRight(columnCount))
+  }
+
+  /** Runs `Selection.selectToTop` on every selection, then merges them (reversed). */
+  selectToTop(): void {
+    this.expandSelectionsBackward((selection) => selection.selectToTop())
+  }
+
+  /** Runs `Selection.selectToBeginningOfLine` on every selection, then merges them (reversed). */
+  selectToBeginningOfLine(): void {
+    this.expandSelectionsBackward((selection) => selection.selectToBeginningOfLine())
+  }
+
+  /** Runs `Selection.selectToFirstCharacterOfLine` on every selection, then merges them (reversed). */
+  selectToFirstCharacterOfLine(): void {
+    this.expandSelectionsBackward((selection) => selection.selectToFirstCharacterOfLine())
+  }
+
+  /** Runs `Selection.selectToBeginningOfWord` on every selection, then merges them (reversed). */
+  selectToBeginningOfWord(): void {
+    this.expandSelectionsBackward((selection) => selection.selectToBeginningOfWord())
+  }
+
+  /** Runs `Selection.selectToPreviousSubwordBoundary` on every selection, then merges them (reversed). */
+  selectToPreviousSubwordBoundary(): void {
+    this.expandSelectionsBackward((selection) => selection.selectToPreviousSubwordBoundary())
+  }
+
+  /** Runs `Selection.selectToPreviousWordBoundary` on every selection, then merges them (reversed). */
+  selectToPreviousWordBoundary(): void {
+    this.expandSelectionsBackward((selection) => selection.selectToPreviousWordBoundary())
+  }
+
+  /** Runs `Selection.selectToBeginningOfPreviousParagraph` on every selection, then merges them (reversed). */
+  selectToBeginningOfPreviousParagraph(): void {
+    this.expandSelectionsBackward((selection) => selection.selectToBeginningOfPreviousParagraph())
+  }
+
+  /** Runs `Selection.selectToBottom` on every selection, then merges them. */
+  selectToBottom(): void {
+    this.expandSelectionsForward((selection) => selection.selectToBottom())
+  }
+
+  /** Runs `Selection.selectToEndOfLine` on every selection, then merges them. */
+  selectToEndOfLine(): void {
+    this.expandSelectionsForward((selection) => selection.selectToEndOfLine())
+  }
+
+  /** Runs `Selection.selectToEndOfWord` on every selection, then merges them. */
+  selectToEndOfWord(): void {
+    this.expandSelectionsForward((selection) => selection.selectToEndOfWord())
+  }
+
+  /** Runs `Selection.selectToNextSubwordBoundary` on every selection, then merges them. */
+  selectToNextSubwordBoundary(): void {
+    this.expandSelectionsForward((selection) => selection.selectToNextSubwordBoundary())
+  }
+
+  /** Runs `Selection.selectToNextWordBoundary` on every selection, then merges them. */
+  selectToNextWordBoundary(): void {
+    this.expandSelectionsForward((selection) => selection.selectToNextWordBoundary())
+  }
+
+  /** Runs `Selection.selectToBeginningOfNextWord` on every selection, then merges them. */
+  selectToBeginningOfNextWord(): void {
+    this.expandSelectionsForward((selection) => selection.selectToBeginningOfNextWord())
+  }
+
+  /** Runs `Selection.selectToBeginningOfNextParagraph` on every selection, then merges them. */
+  selectToBeginningOfNextParagraph(): void {
+    this.expandSelectionsForward((selection) => selection.selectToBeginningOfNextParagraph())
+  }
+
+  /** Selects the whole rows of every selection. */
+  selectLinesContainingCursors(): void {
+    this.expandSelectionsForward((selection) => selection.selectLine())
+  }
+
+  /** Selects the word under every cursor. */
+  selectWordsContainingCursors(): void {
+    this.expandSelectionsForward((selection) => selection.selectWord())
+  }
+
+  /** Selects a marker's range when it is valid; returns the range. */
+  selectMarker(marker: DisplayMarker): Range | undefined {
+    if (!marker.isValid()) return undefined
+    const range = marker.getBufferRange()
+    this.setSelectedBufferRange(range)
+    return range
+  }
+
   // Selections
 
   /** The selections, in the order they were added. */
@@ -954,6 +1174,7 @@ export class TextEditor {
 
   /** Relays a selection change to editor listeners. */
   selectionRangeChanged(event: SelectionRangeChangeEvent): void {
+    this.selectionsMayOverlap = true
     this.emitter.emit('did-change-selection-range', event)
   }
 
@@ -1014,6 +1235,7 @@ export class TextEditor {
       if (shouldMerge(previous, selection)) previous.merge(selection, options)
       else previous = selection
     }
+    this.selectionsMayOverlap = false
   }
 
   private addSelection(marker: DisplayMarker): void {
@@ -1022,11 +1244,25 @@ export class TextEditor {
     this.cursorsByMarkerId.set(marker.id, cursor)
     const selection = new Selection(this, marker, cursor)
     this.selections.push(selection)
-    this.mergeIntersectingSelections()
+    // When nothing moved since the last full merge, only the new selection can meet another:
+    // look for that one in the marker index instead of sorting every selection.
+    if (this.selectionsMayOverlap || this.meetsAnotherSelection(selection)) {
+      this.mergeIntersectingSelections()
+    }
     if (!selection.destroyed) {
       this.emitter.emit('did-add-cursor', cursor)
       this.emitter.emit('did-add-selection', selection)
     }
+  }
+
+  private meetsAnotherSelection(selection: Selection): boolean {
+    const range = selection.getBufferRange()
+    for (const marker of this.selectionsMarkerLayer.bufferLayer.markersIntersectingRange(range)) {
+      const other = this.cursorsByMarkerId.get(marker.id)?.selection
+      if (other == null || other === selection) continue
+      if (other.intersectsWith(selection, !other.isEmpty() && !selection.isEmpty())) return true
+    }
+    return false
   }
 
   private createLastSelectionIfNeeded(): void {

@@ -40,8 +40,9 @@ interface Subscription {
  * const emitter = new Emitter<{ 'did-change': ChangeEvent; 'did-destroy': void }>()
  */
 export class Emitter<Events extends object = Record<string, unknown>> {
-  #handlers: Map<string, Set<Subscription>> = new Map()
-  #subscriptions: Set<Disposable> = new Set()
+  // Made on first subscription: many objects own an emitter that nobody ever listens to.
+  #handlers: Map<string, Set<Subscription>> | null = null
+  #subscriptions: Set<Disposable> | null = null
   #disposed = false
 
   /** Whether `dispose()` has been called. @example new Emitter().disposed // => false */
@@ -103,7 +104,7 @@ export class Emitter<Events extends object = Record<string, unknown>> {
    * @example emitter.emit('did-change', { oldRange, newRange })
    */
   emit<Name extends EventName<Events>>(name: Name, ...args: EmitArgs<Events[Name]>): void {
-    const subscriptions = this.#handlers.get(name)
+    const subscriptions = this.#handlers?.get(name)
     if (subscriptions === undefined) return
     const value = args[0] as Events[Name]
     // The copy is the snapshot that keeps this emit stable while handlers (un)subscribe.
@@ -120,9 +121,9 @@ export class Emitter<Events extends object = Record<string, unknown>> {
    */
   clear(): void {
     const subscriptions = this.#subscriptions
-    this.#subscriptions = new Set()
-    this.#handlers = new Map()
-    for (const subscription of subscriptions) subscription.dispose()
+    this.#subscriptions = null
+    this.#handlers = null
+    if (subscriptions !== null) for (const subscription of subscriptions) subscription.dispose()
   }
 
   /**
@@ -138,18 +139,18 @@ export class Emitter<Events extends object = Record<string, unknown>> {
 
   /** The names that have at least one handler. @example emitter.getEventNames() // => ['did-change'] */
   getEventNames(): EventName<Events>[] {
-    return [...this.#handlers.keys()] as EventName<Events>[]
+    return [...(this.#handlers?.keys() ?? [])] as EventName<Events>[]
   }
 
   /** How many handlers `name` has. @example emitter.listenerCountForEventName('did-change') // => 1 */
   listenerCountForEventName(name: EventName<Events>): number {
-    return this.#handlers.get(name)?.size ?? 0
+    return this.#handlers?.get(name)?.size ?? 0
   }
 
   /** How many handlers there are across all names. @example emitter.getTotalListenerCount() // => 3 */
   getTotalListenerCount(): number {
     let total = 0
-    for (const subscriptions of this.#handlers.values()) total += subscriptions.size
+    for (const subscriptions of this.#handlers?.values() ?? []) total += subscriptions.size
     return total
   }
 
@@ -159,6 +160,7 @@ export class Emitter<Events extends object = Record<string, unknown>> {
     // A fresh object per subscription, so the same function subscribed twice is two
     // subscriptions and disposing one removes exactly that one.
     const subscription: Subscription = { handler }
+    this.#handlers ??= new Map()
     const handlers = this.#handlers
     const current = handlers.get(name)
     if (current === undefined) handlers.set(name, new Set([subscription]))
@@ -167,12 +169,13 @@ export class Emitter<Events extends object = Record<string, unknown>> {
     // unsubscribing stay O(1) for the common case of many listeners.
     else handlers.set(name, new Set([subscription, ...current]))
     const disposable = new Disposable(() => {
-      this.#subscriptions.delete(disposable)
+      this.#subscriptions?.delete(disposable)
       const subscriptions = handlers.get(name)
       if (subscriptions === undefined) return
       subscriptions.delete(subscription)
       if (subscriptions.size === 0) handlers.delete(name)
     })
+    this.#subscriptions ??= new Set()
     this.#subscriptions.add(disposable)
     return disposable
   }
