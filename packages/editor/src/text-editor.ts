@@ -15,6 +15,7 @@ import { Cursor, type CursorPositionChangeEvent } from './cursor.js'
 import { type Decoration, type DecorationProperties, DecorationSet } from './decorations.js'
 import { type DisplayMarker, DisplayMarkerLayer } from './display-marker.js'
 import { type LanguageMode, PlainTextMode, type ScopeDescriptor } from './language-mode.js'
+import { type MultiCursorCommands, multiCursorCommands } from './multi-cursor-commands.js'
 import { paragraphRangeAtRow } from './paragraphs.js'
 import { Selection, type SelectionRangeChangeEvent, type SetRangeOptions } from './selection.js'
 import { DEFAULT_NON_WORD_CHARACTERS } from './words.js'
@@ -99,6 +100,7 @@ const checkOption = (value: unknown, name: string, kind: 'number' | 'boolean' | 
  * editor.getLastCursor().moveToEndOfWord()
  * editor.getCursorBufferPosition() // => Point(0, 5)
  */
+// biome-ignore lint/suspicious/noUnsafeDeclarationMerging: the merged interface's methods are installed on the prototype below the class.
 export class TextEditor {
   /** The text buffer (shared by editors of the same buffer). */
   readonly buffer: TextBuffer
@@ -697,200 +699,6 @@ export class TextEditor {
     }
   }
 
-  // Moving every cursor
-
-  /** Moves every cursor up (from a selection's start). */
-  moveUp(rowCount?: number): void {
-    this.moveCursors((cursor) => cursor.moveUp(rowCount, { moveToEndOfSelection: true }))
-  }
-
-  /** Moves every cursor down (from a selection's end). */
-  moveDown(rowCount?: number): void {
-    this.moveCursors((cursor) => cursor.moveDown(rowCount, { moveToEndOfSelection: true }))
-  }
-
-  /** Moves every cursor left (to a selection's start). */
-  moveLeft(columnCount?: number): void {
-    this.moveCursors((cursor) => cursor.moveLeft(columnCount, { moveToEndOfSelection: true }))
-  }
-
-  /** Moves every cursor right (to a selection's end). */
-  moveRight(columnCount?: number): void {
-    this.moveCursors((cursor) => cursor.moveRight(columnCount, { moveToEndOfSelection: true }))
-  }
-
-  /** Runs `Cursor.moveToBeginningOfLine` on every cursor, then merges cursors that met. */
-  moveToBeginningOfLine(): void {
-    this.moveCursors((cursor) => cursor.moveToBeginningOfLine())
-  }
-
-  /** Runs `Cursor.moveToBeginningOfScreenLine` on every cursor, then merges cursors that met. */
-  moveToBeginningOfScreenLine(): void {
-    this.moveCursors((cursor) => cursor.moveToBeginningOfScreenLine())
-  }
-
-  /** Runs `Cursor.moveToFirstCharacterOfLine` on every cursor, then merges cursors that met. */
-  moveToFirstCharacterOfLine(): void {
-    this.moveCursors((cursor) => cursor.moveToFirstCharacterOfLine())
-  }
-
-  /** Runs `Cursor.moveToEndOfLine` on every cursor, then merges cursors that met. */
-  moveToEndOfLine(): void {
-    this.moveCursors((cursor) => cursor.moveToEndOfLine())
-  }
-
-  /** Runs `Cursor.moveToEndOfScreenLine` on every cursor, then merges cursors that met. */
-  moveToEndOfScreenLine(): void {
-    this.moveCursors((cursor) => cursor.moveToEndOfScreenLine())
-  }
-
-  /** Runs `Cursor.moveToBeginningOfWord` on every cursor, then merges cursors that met. */
-  moveToBeginningOfWord(): void {
-    this.moveCursors((cursor) => cursor.moveToBeginningOfWord())
-  }
-
-  /** Runs `Cursor.moveToEndOfWord` on every cursor, then merges cursors that met. */
-  moveToEndOfWord(): void {
-    this.moveCursors((cursor) => cursor.moveToEndOfWord())
-  }
-
-  /** Runs `Cursor.moveToTop` on every cursor, then merges cursors that met. */
-  moveToTop(): void {
-    this.moveCursors((cursor) => cursor.moveToTop())
-  }
-
-  /** Runs `Cursor.moveToBottom` on every cursor, then merges cursors that met. */
-  moveToBottom(): void {
-    this.moveCursors((cursor) => cursor.moveToBottom())
-  }
-
-  /** Runs `Cursor.moveToBeginningOfNextWord` on every cursor, then merges cursors that met. */
-  moveToBeginningOfNextWord(): void {
-    this.moveCursors((cursor) => cursor.moveToBeginningOfNextWord())
-  }
-
-  /** Runs `Cursor.moveToPreviousWordBoundary` on every cursor, then merges cursors that met. */
-  moveToPreviousWordBoundary(): void {
-    this.moveCursors((cursor) => cursor.moveToPreviousWordBoundary())
-  }
-
-  /** Runs `Cursor.moveToNextWordBoundary` on every cursor, then merges cursors that met. */
-  moveToNextWordBoundary(): void {
-    this.moveCursors((cursor) => cursor.moveToNextWordBoundary())
-  }
-
-  /** Runs `Cursor.moveToPreviousSubwordBoundary` on every cursor, then merges cursors that met. */
-  moveToPreviousSubwordBoundary(): void {
-    this.moveCursors((cursor) => cursor.moveToPreviousSubwordBoundary())
-  }
-
-  /** Runs `Cursor.moveToNextSubwordBoundary` on every cursor, then merges cursors that met. */
-  moveToNextSubwordBoundary(): void {
-    this.moveCursors((cursor) => cursor.moveToNextSubwordBoundary())
-  }
-
-  /** Runs `Cursor.moveToBeginningOfNextParagraph` on every cursor, then merges cursors that met. */
-  moveToBeginningOfNextParagraph(): void {
-    this.moveCursors((cursor) => cursor.moveToBeginningOfNextParagraph())
-  }
-
-  /** Runs `Cursor.moveToBeginningOfPreviousParagraph` on every cursor, then merges cursors that met. */
-  moveToBeginningOfPreviousParagraph(): void {
-    this.moveCursors((cursor) => cursor.moveToBeginningOfPreviousParagraph())
-  }
-
-  // Extending every selection
-
-  /** Runs `Selection.selectUp` on every selection, then merges them (reversed). */
-  selectUp(rowCount?: number): void {
-    this.expandSelectionsBackward((selection) => selection.selectUp(rowCount))
-  }
-
-  /** Runs `Selection.selectLeft` on every selection, then merges them (reversed). */
-  selectLeft(columnCount?: number): void {
-    this.expandSelectionsBackward((selection) => selection.selectLeft(columnCount))
-  }
-
-  /** Runs `Selection.selectDown` on every selection, then merges them. */
-  selectDown(rowCount?: number): void {
-    this.expandSelectionsForward((selection) => selection.selectDown(rowCount))
-  }
-
-  /** Runs `Selection.selectRight` on every selection, then merges them. */
-  selectRight(columnCount?: number): void {
-    this.expandSelectionsForward((selection) => selection.selectRight(columnCount))
-  }
-
-  /** Runs `Selection.selectToTop` on every selection, then merges them (reversed). */
-  selectToTop(): void {
-    this.expandSelectionsBackward((selection) => selection.selectToTop())
-  }
-
-  /** Runs `Selection.selectToBeginningOfLine` on every selection, then merges them (reversed). */
-  selectToBeginningOfLine(): void {
-    this.expandSelectionsBackward((selection) => selection.selectToBeginningOfLine())
-  }
-
-  /** Runs `Selection.selectToFirstCharacterOfLine` on every selection, then merges them (reversed). */
-  selectToFirstCharacterOfLine(): void {
-    this.expandSelectionsBackward((selection) => selection.selectToFirstCharacterOfLine())
-  }
-
-  /** Runs `Selection.selectToBeginningOfWord` on every selection, then merges them (reversed). */
-  selectToBeginningOfWord(): void {
-    this.expandSelectionsBackward((selection) => selection.selectToBeginningOfWord())
-  }
-
-  /** Runs `Selection.selectToPreviousSubwordBoundary` on every selection, then merges them (reversed). */
-  selectToPreviousSubwordBoundary(): void {
-    this.expandSelectionsBackward((selection) => selection.selectToPreviousSubwordBoundary())
-  }
-
-  /** Runs `Selection.selectToPreviousWordBoundary` on every selection, then merges them (reversed). */
-  selectToPreviousWordBoundary(): void {
-    this.expandSelectionsBackward((selection) => selection.selectToPreviousWordBoundary())
-  }
-
-  /** Runs `Selection.selectToBeginningOfPreviousParagraph` on every selection, then merges them (reversed). */
-  selectToBeginningOfPreviousParagraph(): void {
-    this.expandSelectionsBackward((selection) => selection.selectToBeginningOfPreviousParagraph())
-  }
-
-  /** Runs `Selection.selectToBottom` on every selection, then merges them. */
-  selectToBottom(): void {
-    this.expandSelectionsForward((selection) => selection.selectToBottom())
-  }
-
-  /** Runs `Selection.selectToEndOfLine` on every selection, then merges them. */
-  selectToEndOfLine(): void {
-    this.expandSelectionsForward((selection) => selection.selectToEndOfLine())
-  }
-
-  /** Runs `Selection.selectToEndOfWord` on every selection, then merges them. */
-  selectToEndOfWord(): void {
-    this.expandSelectionsForward((selection) => selection.selectToEndOfWord())
-  }
-
-  /** Runs `Selection.selectToNextSubwordBoundary` on every selection, then merges them. */
-  selectToNextSubwordBoundary(): void {
-    this.expandSelectionsForward((selection) => selection.selectToNextSubwordBoundary())
-  }
-
-  /** Runs `Selection.selectToNextWordBoundary` on every selection, then merges them. */
-  selectToNextWordBoundary(): void {
-    this.expandSelectionsForward((selection) => selection.selectToNextWordBoundary())
-  }
-
-  /** Runs `Selection.selectToBeginningOfNextWord` on every selection, then merges them. */
-  selectToBeginningOfNextWord(): void {
-    this.expandSelectionsForward((selection) => selection.selectToBeginningOfNextWord())
-  }
-
-  /** Runs `Selection.selectToBeginningOfNextParagraph` on every selection, then merges them. */
-  selectToBeginningOfNextParagraph(): void {
-    this.expandSelectionsForward((selection) => selection.selectToBeginningOfNextParagraph())
-  }
-
   /** Selects the whole rows of every selection. */
   selectLinesContainingCursors(): void {
     this.expandSelectionsForward((selection) => selection.selectLine())
@@ -1274,6 +1082,10 @@ export class TextEditor {
     }
   }
 }
+
+// The editor-wide moves and extensions live in multi-cursor-commands.ts.
+export interface TextEditor extends MultiCursorCommands {}
+Object.assign(TextEditor.prototype, multiCursorCommands)
 
 const removeItem = <T>(items: T[], item: T): void => {
   const index = items.indexOf(item)
