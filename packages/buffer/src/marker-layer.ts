@@ -402,7 +402,13 @@ export class MarkerLayer {
     }
     const emptinessChanged = (shape.start === shape.end) !== (start === end)
     this.index.insert(marker, start, end)
-    return (local && (startTouched || endTouched)) || emptinessChanged || straddled
+    // An end whose character a remote change deleted must be anchored again: its relative
+    // position still names the deleted character, and Yjs places text inserted there later
+    // after the deleted run, so the marker would grow over it.
+    const anchorDeleted =
+      !local &&
+      ((startTouched && deletes(changes[i]!)) || (endTouched && deletes(changes[j]!)))
+    return (local && (startTouched || endTouched)) || emptinessChanged || straddled || anchorDeleted
   }
 
   /** Checks the marker index (tests only). */
@@ -551,3 +557,6 @@ const isInvalidated = (
   }
   return false
 }
+
+/** Whether a change removed text. */
+const deletes = (change: TextChange): boolean => change.oldEnd > change.oldStart
