@@ -22,7 +22,7 @@ const documentText = (lines: number, seed: number): string => {
   return out.join('\n')
 }
 
-/** One cursor per row (plus a last row), at column 3, added one by one in a shuffled order. */
+/** Rows 1..count, in a shuffled order: where cursors are added one by one. */
 const cursorRows = (count: number, seed: number): number[] => {
   const rows = Array.from({ length: count }, (_, i) => i + 1)
   const gen = prng.create(seed)
@@ -40,9 +40,12 @@ export default defineSuite({
   define(s) {
     const [small, large] = s.quick ? [200, 2_000] : [1_000, 10_000]
 
+    // Both sizes use the same document, so the ratio shows how cost grows with the number of
+    // cursors alone; the smaller count spreads its cursors over the same rows.
+    const addText = documentText(large + 2, 1)
     const adding = (count: number) => {
-      const text = documentText(count + 2, 1)
-      const rows = cursorRows(count, 2)
+      const text = addText
+      const rows = cursorRows(count, 2).map((row) => Math.ceil((row * large) / count))
       return s.case({
         name: `add ${count.toLocaleString('en')} cursors one by one`,
         setup: () => ({ editor: new TextEditor({ text }), rows }),
