@@ -406,8 +406,7 @@ export class MarkerLayer {
     // position still names the deleted character, and Yjs places text inserted there later
     // after the deleted run, so the marker would grow over it.
     const anchorDeleted =
-      !local &&
-      ((startTouched && deletes(changes[i]!)) || (endTouched && deletes(changes[j]!)))
+      !local && ((startTouched && deletes(changes[i]!)) || (endTouched && deletes(changes[j]!)))
     return (local && (startTouched || endTouched)) || emptinessChanged || straddled || anchorDeleted
   }
 
