@@ -45,6 +45,12 @@ describe('buffer search (Atom semantics)', () => {
     ).toEqual(['[(0, 4) - (0, 7)]'])
   })
 
+  it('keeps ^ and $ literal inside character classes', () => {
+    const buffer = new TextBuffer('a^b$c')
+    expect(found(buffer, /[\^$]/g)).toEqual(['[(0, 1) - (0, 2)]', '[(0, 3) - (0, 4)]'])
+    expect(found(buffer, /[^a-c]+/g)).toEqual(['[(0, 1) - (0, 2)]', '[(0, 3) - (0, 4)]'])
+  })
+
   it('treats \\s as ASCII whitespace only', () => {
     const buffer = new TextBuffer('a\u00a0b c')
     expect(found(buffer, /[^\s]+/g)).toEqual(['[(0, 0) - (0, 3)]', '[(0, 4) - (0, 5)]'])

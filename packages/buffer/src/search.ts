@@ -56,8 +56,6 @@ export const translatePattern = (source: string, context: AnchorContext): string
     if (c === '[') {
       inClass = true
       out += c
-      // A `]` or `^]` right after the opening bracket is part of the class in PCRE.
-      if (source[i + 1] === '^') out += source[++i]
       continue
     }
     if (c === '^') out += lineStart
