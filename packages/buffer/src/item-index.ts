@@ -46,6 +46,8 @@ export class ItemIndex {
   private readonly tree = new SpanTree()
   private readonly clocks = new ClockIndex()
   private pending: PendingEdit | null = null
+  /** The name the document gives the text, when it is a root type (looked up once). */
+  private rootName: string | null = null
 
   constructor(readonly ytext: Y.Text) {
     this.rebuild()
@@ -401,7 +403,9 @@ export class ItemIndex {
   private positionFor(item: Y.ID | null, assoc: number): Y.RelativePosition {
     const owner = this.ytext._item
     if (owner === null) {
-      return new Y.RelativePosition(null, Y.findRootTypeKey(this.ytext), item, assoc)
+      // A root type keeps its name for the document's life: look it up once.
+      this.rootName ??= Y.findRootTypeKey(this.ytext)
+      return new Y.RelativePosition(null, this.rootName, item, assoc)
     }
     return new Y.RelativePosition(owner.id, null, item, assoc)
   }

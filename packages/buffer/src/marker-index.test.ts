@@ -32,7 +32,8 @@ describe('MarkerIndex', () => {
         const entries = [...model.keys()]
         if (roll < 0.4 || entries.length === 0) {
           const start = random.int(0, 200)
-          const end = start + random.int(0, 20)
+          // Now and then a long one, which widens searches until it is gone.
+          const end = start + (random.next() < 0.05 ? random.int(20, 150) : random.int(0, 20))
           const entry = new Entry(nextId++)
           index.insert(asMarker(entry), start, end)
           model.set(entry, { start, end })
@@ -76,4 +77,29 @@ describe('MarkerIndex', () => {
       }
     })
   }
+
+  it('finds a long marker ending where a search starts, in a bucket it skips past', () => {
+    // Bucket size 2: the long marker and one cursor share the first bucket, the other cursors
+    // (same start) fill the second. Searching at the long marker's end must still find it.
+    const index = new MarkerIndex(2)
+    const long = new Entry(1)
+    index.insert(asMarker(long), 0, 10)
+    for (let id = 2; id <= 4; id++) index.insert(asMarker(new Entry(id)), 0, 0)
+    const found: Marker[] = []
+    index.overlapping(10, 10, found)
+    expect(found).toEqual([asMarker(long)])
+  })
+
+  it('finds markers after its length bound was made exact again', () => {
+    const index = new MarkerIndex(2)
+    const long = new Entry(1)
+    index.insert(asMarker(long), 0, 1000)
+    const short = Array.from({ length: 8 }, (_, i) => new Entry(i + 2))
+    short.forEach((entry, i) => index.insert(asMarker(entry), i * 100, i * 100 + 1))
+    index.remove(asMarker(long))
+    for (const entry of short) index.move(asMarker(entry), entry.start, entry.end)
+    const found: Marker[] = []
+    index.overlapping(701, 701, found)
+    expect(found).toEqual([asMarker(short[7]!)])
+  })
 })

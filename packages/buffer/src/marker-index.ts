@@ -24,6 +24,16 @@ export class MarkerBucket {
  */
 export class MarkerIndex {
   private buckets: MarkerBucket[] = []
+  /**
+   * Start offset of each bucket's first marker, side by side in one array: searches over the
+   * buckets read this instead of visiting every bucket's objects.
+   */
+  private starts: number[] = []
+  /** No marker is longer than this (it may be too high after removals, never too low). */
+  private spanBound = 0
+  /** Markers removed since `spanBound` was last made exact. */
+  private removalsSinceSpanBound = 0
+  private size = 0
 
   /** `bucketSize`: markers a bucket holds before it is split (small sizes are for tests). */
   constructor(private readonly bucketSize = DEFAULT_BUCKET_SIZE) {}
@@ -32,7 +42,10 @@ export class MarkerIndex {
   insert(marker: Marker, start: number, end: number): void {
     let at = this.bucketIndexFor(start)
     if (at < 0) {
-      if (this.buckets.length === 0) this.buckets.push(new MarkerBucket())
+      if (this.buckets.length === 0) {
+        this.buckets.push(new MarkerBucket())
+        this.starts.push(start)
+      }
       at = 0
     }
     const bucket = this.buckets[at]!
@@ -47,10 +60,13 @@ export class MarkerIndex {
       else high = mid
     }
     markers.splice(low, 0, marker)
+    if (low === 0) this.starts[at] = start
     marker.rawStart = rawStart
     marker.rawEnd = rawEnd
     marker.bucket = bucket
     if (rawEnd > bucket.maxEnd) bucket.maxEnd = rawEnd
+    if (end - start > this.spanBound) this.spanBound = end - start
+    this.size++
     if (markers.length > this.bucketSize) this.split(at)
   }
 
@@ -62,8 +78,19 @@ export class MarkerIndex {
     marker.rawEnd += bucket.shift
     marker.bucket = null
     const markers = bucket.markers
-    markers.splice(markers.indexOf(marker), 1)
-    if (markers.length === 0) this.buckets.splice(this.buckets.indexOf(bucket), 1)
+    const at = markers.indexOf(marker)
+    markers.splice(at, 1)
+    if (markers.length === 0 || at === 0) {
+      const index = this.buckets.indexOf(bucket)
+      if (markers.length === 0) {
+        this.buckets.splice(index, 1)
+        this.starts.splice(index, 1)
+      } else {
+        this.starts[index] = markers[0]!.rawStart + bucket.shift
+      }
+    }
+    this.size--
+    this.removalsSinceSpanBound++
   }
 
   /** Moves `marker` to new offsets. */
@@ -93,17 +120,30 @@ export class MarkerIndex {
       bucket.maxEnd = maxEnd
     }
     const buckets = this.buckets
-    for (let i = at + 1; i < buckets.length; i++) buckets[i]!.shift += delta
+    const starts = this.starts
+    for (let i = at + 1; i < buckets.length; i++) {
+      buckets[i]!.shift += delta
+      starts[i]! += delta
+    }
   }
 
   /** Pushes onto `out` every marker with start <= `to` and end >= `from` (closed intervals). */
   overlapping(from: number, to: number, out: Marker[]): void {
-    for (const bucket of this.buckets) {
+    // Buckets before the last one starting below `from - spanBound` hold only markers that
+    // end before `from`: skip them.
+    const buckets = this.buckets
+    const lowestStart = from - this.currentSpanBound()
+    const first = Math.max(0, this.bucketIndexFor(lowestStart - 1))
+    for (let i = first; i < buckets.length; i++) {
+      const bucket = buckets[i]!
       const shift = bucket.shift
       const markers = bucket.markers
-      if (markers[0]!.rawStart + shift > to) break
+      if (this.starts[i]! > to) break
       if (bucket.maxEnd + shift < from) continue
-      for (const marker of markers) {
+      // In the first bucket, skip the markers that start too early to reach `from`.
+      let j = i === first ? firstStartingAtOrAfter(markers, lowestStart - shift) : 0
+      for (; j < markers.length; j++) {
+        const marker = markers[j]!
         if (marker.rawStart + shift > to) break
         if (marker.rawEnd + shift >= from) out.push(marker)
       }
@@ -115,6 +155,9 @@ export class MarkerIndex {
     let previous = Number.NEGATIVE_INFINITY
     for (const bucket of this.buckets) {
       if (bucket.markers.length === 0) throw new Error('empty bucket')
+      if (this.starts[this.buckets.indexOf(bucket)] !== bucket.markers[0]!.start) {
+        throw new Error('stale bucket start')
+      }
       for (const marker of bucket.markers) {
         if (marker.bucket !== bucket) throw new Error(`marker ${marker.id} has a stale bucket`)
         if (marker.start < previous) throw new Error(`marker ${marker.id} is out of order`)
@@ -124,16 +167,33 @@ export class MarkerIndex {
     }
   }
 
+  /**
+   * `spanBound`, made exact again once as many markers were removed as the index holds, so a
+   * long marker that is gone stops widening searches (amortized O(1) per removal).
+   */
+  private currentSpanBound(): number {
+    if (this.removalsSinceSpanBound > this.size) {
+      let bound = 0
+      for (const bucket of this.buckets) {
+        for (const marker of bucket.markers) {
+          if (marker.rawEnd - marker.rawStart > bound) bound = marker.rawEnd - marker.rawStart
+        }
+      }
+      this.spanBound = bound
+      this.removalsSinceSpanBound = 0
+    }
+    return this.spanBound
+  }
+
   /** Index of the last bucket whose first marker starts at or before `offset`, or -1. */
   private bucketIndexFor(offset: number): number {
-    const buckets = this.buckets
+    const starts = this.starts
     let low = 0
-    let high = buckets.length - 1
+    let high = starts.length - 1
     let found = -1
     while (low <= high) {
       const mid = (low + high) >> 1
-      const bucket = buckets[mid]!
-      if (bucket.markers[0]!.rawStart + bucket.shift <= offset) {
+      if (starts[mid]! <= offset) {
         found = mid
         low = mid + 1
       } else {
@@ -149,12 +209,26 @@ export class MarkerIndex {
     right.shift = bucket.shift
     const moved = bucket.markers.splice(bucket.markers.length >> 1)
     let maxEnd = Number.NEGATIVE_INFINITY
-    for (const marker of moved) {
+    for (let i = 0; i < moved.length; i++) {
+      const marker = moved[i]!
       right.markers.push(marker)
       marker.bucket = right
       if (marker.rawEnd > maxEnd) maxEnd = marker.rawEnd
     }
     right.maxEnd = maxEnd
     this.buckets.splice(at + 1, 0, right)
+    this.starts.splice(at + 1, 0, moved[0]!.rawStart + right.shift)
   }
+}
+
+/** Index of the first of `markers` (sorted by start) whose stored start is >= `rawStart`. */
+const firstStartingAtOrAfter = (markers: readonly Marker[], rawStart: number): number => {
+  let low = 0
+  let high = markers.length
+  while (low < high) {
+    const mid = (low + high) >> 1
+    if (markers[mid]!.rawStart < rawStart) low = mid + 1
+    else high = mid
+  }
+  return low
 }

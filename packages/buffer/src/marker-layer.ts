@@ -113,7 +113,7 @@ export class MarkerLayer {
   /** Marks a position (clipped) with a tailless marker, which is exclusive by default. */
   markPosition(position: PointLike, options: MarkOptions = {}): Marker {
     const at = this.buffer.clipPosition(position)
-    return this.createMarker(new Range(at, at), { ...options, tailed: false })
+    return this.createMarker(new Range(at, at), options, false)
   }
 
   /**
@@ -484,7 +484,7 @@ export class MarkerLayer {
     this.scheduleUpdate()
   }
 
-  private createMarker(range: Range, options: MarkOptions): Marker {
+  private createMarker(range: Range, options: MarkOptions, tailed = options.tailed): Marker {
     this.assertAlive()
     const start = this.buffer.offsetOfClipped(range.start)
     const end = this.buffer.offsetOfClipped(range.end)
@@ -495,6 +495,7 @@ export class MarkerLayer {
       end,
       anchorsFor(this.buffer, start, end),
       options,
+      tailed,
     )
     return this.addMarker(marker)
   }

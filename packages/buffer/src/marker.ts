@@ -72,6 +72,9 @@ export interface MarkerUpdate {
   properties?: Record<string, unknown>
 }
 
+/** The properties of every marker made without any (shared: they are frozen). */
+const NO_PROPERTIES: Readonly<Record<string, unknown>> = Object.freeze({})
+
 /**
  * A range of the buffer that moves with edits, as in Atom: a tail and a head (the head is the
  * end unless reversed), an invalidation strategy and properties. Its ends are kept as offsets
@@ -110,17 +113,19 @@ export class Marker {
     end: number,
     anchors: RelativeRange,
     options: MarkOptions,
+    tailed = options.tailed ?? true,
   ) {
     this.rawStart = start
     this.rawEnd = end
     this.startAnchor = anchors.start
     this.endAnchor = anchors.end
-    this.tailed = options.tailed ?? true
+    this.tailed = tailed
     this.reversed = this.tailed && (options.reversed ?? false)
     this.valid = options.valid ?? true
     this.invalidate = options.invalidate ?? 'overlap'
     this.explicitExclusive = options.exclusive ?? null
-    this.properties = Object.freeze({ ...(options.properties ?? {}) })
+    this.properties =
+      options.properties === undefined ? NO_PROPERTIES : Object.freeze({ ...options.properties })
   }
 
   /** Offset of the start (package internal). */

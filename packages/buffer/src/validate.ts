@@ -1,4 +1,4 @@
-import { Point, type PointLike } from '@tandem/text'
+import { Point, type PointLike, toPoint } from '@tandem/text'
 import type { LineStore } from './line-store.js'
 
 /**
@@ -22,8 +22,7 @@ export const toFiniteInteger = (value: unknown, name: string): number => {
  * @example clipPoint([-1, 5], lines, 'position') // => (0, 0)
  */
 export const clipPoint = (position: PointLike, lines: LineStore, name: string): Point => {
-  if (!(position instanceof Point)) Point.assertValid(position, name)
-  const point = Point.fromObject(position)
+  const point = position instanceof Point ? position : toPoint(position, name)
   const { row, column } = point
   if (row < 0) return Point.ZERO
   const lastRow = lines.lineCount - 1

@@ -28,6 +28,12 @@ interface Subscription {
   readonly handler: EventHandler<never>
 }
 
+/** The handlers of one event name, and a snapshot of them that emits reuse until they change. */
+interface Handlers {
+  readonly set: Set<Subscription>
+  snapshot: readonly Subscription[] | null
+}
+
 /**
  * Typed publish/subscribe for the objects of this project: `on` returns a `Disposable`,
  * handlers run in subscription order (`preempt` puts one first), and `emit` calls a snapshot
@@ -41,7 +47,7 @@ interface Subscription {
  */
 export class Emitter<Events extends object = Record<string, unknown>> {
   // Made on first subscription: many objects own an emitter that nobody ever listens to.
-  #handlers: Map<string, Set<Subscription>> | null = null
+  #handlers: Map<string, Handlers> | null = null
   #subscriptions: Set<Disposable> | null = null
   #disposed = false
 
@@ -103,13 +109,18 @@ export class Emitter<Events extends object = Record<string, unknown>> {
    *
    * @example emitter.emit('did-change', { oldRange, newRange })
    */
-  emit<Name extends EventName<Events>>(name: Name, ...args: EmitArgs<Events[Name]>): void {
-    const subscriptions = this.#handlers?.get(name)
-    if (subscriptions === undefined) return
-    const value = args[0] as Events[Name]
-    // The copy is the snapshot that keeps this emit stable while handlers (un)subscribe.
-    callEach([...subscriptions], (subscription) => {
-      ;(subscription.handler as EventHandler<Events[Name]>)(value)
+  emit<Name extends EventName<Events>>(name: Name, ...args: EmitArgs<Events[Name]>): void
+  emit(name: string, value?: unknown): void {
+    const handlers = this.#handlers?.get(name)
+    if (handlers === undefined) return
+    // The snapshot keeps this emit stable while handlers (un)subscribe: they replace it.
+    const snapshot = (handlers.snapshot ??= [...handlers.set])
+    if (snapshot.length === 1) {
+      ;(snapshot[0]!.handler as EventHandler<unknown>)(value)
+      return
+    }
+    callEach(snapshot, (subscription) => {
+      ;(subscription.handler as EventHandler<unknown>)(value)
     })
   }
 
@@ -144,13 +155,13 @@ export class Emitter<Events extends object = Record<string, unknown>> {
 
   /** How many handlers `name` has. @example emitter.listenerCountForEventName('did-change') // => 1 */
   listenerCountForEventName(name: EventName<Events>): number {
-    return this.#handlers?.get(name)?.size ?? 0
+    return this.#handlers?.get(name)?.set.size ?? 0
   }
 
   /** How many handlers there are across all names. @example emitter.getTotalListenerCount() // => 3 */
   getTotalListenerCount(): number {
     let total = 0
-    for (const subscriptions of this.#handlers?.values() ?? []) total += subscriptions.size
+    for (const handlers of this.#handlers?.values() ?? []) total += handlers.set.size
     return total
   }
 
@@ -163,17 +174,22 @@ export class Emitter<Events extends object = Record<string, unknown>> {
     this.#handlers ??= new Map()
     const handlers = this.#handlers
     const current = handlers.get(name)
-    if (current === undefined) handlers.set(name, new Set([subscription]))
-    else if (!first) current.add(subscription)
-    // Sets only append; preempting rebuilds, which is rare, so subscribing and
-    // unsubscribing stay O(1) for the common case of many listeners.
-    else handlers.set(name, new Set([subscription, ...current]))
+    if (current === undefined) {
+      handlers.set(name, { set: new Set([subscription]), snapshot: null })
+    } else if (!first) {
+      current.set.add(subscription)
+      current.snapshot = null
+    } else {
+      // Sets only append; preempting rebuilds, which is rare, so subscribing and
+      // unsubscribing stay O(1) for the common case of many listeners.
+      handlers.set(name, { set: new Set([subscription, ...current.set]), snapshot: null })
+    }
     const disposable = new Disposable(() => {
       this.#subscriptions?.delete(disposable)
-      const subscriptions = handlers.get(name)
-      if (subscriptions === undefined) return
-      subscriptions.delete(subscription)
-      if (subscriptions.size === 0) handlers.delete(name)
+      const current = handlers.get(name)
+      if (current === undefined || !current.set.delete(subscription)) return
+      current.snapshot = null
+      if (current.set.size === 0) handlers.delete(name)
     })
     this.#subscriptions ??= new Set()
     this.#subscriptions.add(disposable)

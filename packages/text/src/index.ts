@@ -9,5 +9,5 @@
 export { CompositeDisposable } from './composite-disposable.js'
 export { Disposable, type DisposableLike } from './disposable.js'
 export { type EmitArgs, Emitter, type EventHandler, type EventName } from './emitter.js'
-export { Point, type PointLike, type PointObject, type PointTuple } from './point.js'
+export { Point, type PointLike, type PointObject, type PointTuple, toPoint } from './point.js'
 export { Range, type RangeLike, type RangeObject, type RangeTuple } from './range.js'

@@ -230,15 +230,18 @@ export class Point {
   }
 }
 
+const fieldName = (name: string | undefined, field: string): string =>
+  name === undefined ? field : `${name}.${field}`
+
 /**
- * Converts any `PointLike` to a `Point`, naming `name` in the `TypeError` for anything else.
- * Package-internal: the public entry point is `Point.fromObject`.
+ * Converts any `PointLike` to a `Point` (the same object when it already is one), naming
+ * `name` in the `TypeError` for anything else: for APIs that validate their arguments.
  *
  * @example toPoint([1, 2], 'delta') // => Point(1, 2); toPoint('x', 'delta') throws
  */
+
 export function toPoint(value: unknown, name?: string): Point {
   if (value instanceof Point) return value
-  const prefix = name === undefined ? '' : `${name}.`
   let row: unknown
   let column: unknown
   if (Array.isArray(value)) {
@@ -252,8 +255,11 @@ export function toPoint(value: unknown, name?: string): Point {
       `${name ?? 'point'} must be a Point, [row, column] or {row, column}, got ${describeValue(value)}`,
     )
   }
-  // Checked here, not only in the constructor, so the message names the caller's argument.
-  assertNumber(row, `${prefix}row`)
-  assertNumber(column, `${prefix}column`)
+  // Checked here, not only in the constructor, so the message names the caller's argument
+  // (built only on failure: this runs for every position an API call receives).
+  if (typeof row !== 'number' || Number.isNaN(row)) assertNumber(row, fieldName(name, 'row'))
+  if (typeof column !== 'number' || Number.isNaN(column)) {
+    assertNumber(column, fieldName(name, 'column'))
+  }
   return new Point(row, column)
 }
