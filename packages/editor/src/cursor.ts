@@ -79,7 +79,8 @@ export class Cursor {
   goalColumn: number | null = null
   /** Set once the cursor's marker is destroyed. */
   destroyed = false
-  /** @internal */ readonly emitter = new Emitter<Events>()
+  /** @internal Made on first subscription (most cursors have no listeners). */
+  emitter: Emitter<Events> | null = null
 
   /** Made by the editor for each selection marker. */
   constructor(
@@ -92,16 +93,24 @@ export class Cursor {
     this.marker.destroy()
   }
 
+  private events(): Emitter<Events> {
+    if (this.emitter === null) {
+      this.emitter = new Emitter<Events>()
+      if (this.destroyed) this.emitter.dispose()
+    }
+    return this.emitter
+  }
+
   // Event subscription
 
   /** Calls `callback` when the cursor moves (payload: old and new positions in both spaces). */
   onDidChangePosition(callback: (event: CursorPositionChangeEvent) => void): Disposable {
-    return this.emitter.on('did-change-position', callback)
+    return this.events().on('did-change-position', callback)
   }
 
   /** Calls `callback` once when the cursor is destroyed. */
   onDidDestroy(callback: () => void): Disposable {
-    return this.emitter.once('did-destroy', callback)
+    return this.events().once('did-destroy', callback)
   }
 
   // Managing the position

@@ -41,6 +41,11 @@ interface SeenState {
   valid: boolean
 }
 
+interface MarkerEvents {
+  'did-change': DisplayMarkerChangeEvent
+  'did-destroy': undefined
+}
+
 /**
  * A buffer marker seen through a display layer: its range in buffer and in screen
  * coordinates. Change events report both, and fire also when folds or display settings move
@@ -51,10 +56,7 @@ interface SeenState {
 export class DisplayMarker {
   /** The id, shared with the buffer marker. */
   readonly id: number
-  private readonly emitter = new Emitter<{
-    'did-change': DisplayMarkerChangeEvent
-    'did-destroy': undefined
-  }>()
+  private emitter: Emitter<MarkerEvents> | null = null
   private seen: SeenState | null = null
 
   /** Made by a `DisplayMarkerLayer`. */
@@ -73,7 +75,7 @@ export class DisplayMarker {
   /** Calls `callback` when the marker moves in the buffer or on screen. */
   onDidChange(callback: (event: DisplayMarkerChangeEvent) => void): Disposable {
     this.observe()
-    return this.emitter.on('did-change', callback)
+    return this.events().on('did-change', callback)
   }
 
   /**
@@ -84,12 +86,17 @@ export class DisplayMarker {
     if (this.seen !== null) return
     this.seen = this.currentState()
     this.bufferMarker.observe()
-    this.layer.watch(this)
+    this.layer.watch()
+  }
+
+  /** Whether the marker reports its changes (package internal). */
+  isObserved(): boolean {
+    return this.seen !== null
   }
 
   /** Calls `callback` once when the marker is destroyed. */
   onDidDestroy(callback: () => void): Disposable {
-    return this.emitter.once('did-destroy', callback)
+    return this.events().once('did-destroy', callback)
   }
 
   /** Whether no change invalidated it and it is not destroyed. */
@@ -231,14 +238,22 @@ export class DisplayMarker {
       textChanged,
     }
     this.layer.reportMarkerChange(this, change)
-    this.emitter.emit('did-change', change)
+    this.emitter?.emit('did-change', change)
   }
 
   /** Called by the layer when the buffer marker is destroyed (package internal). */
   didDestroyBufferMarker(): void {
     this.layer.reportMarkerDestroyed(this)
-    this.emitter.emit('did-destroy')
-    this.emitter.dispose()
+    this.emitter?.emit('did-destroy')
+    this.emitter?.dispose()
+  }
+
+  private events(): Emitter<MarkerEvents> {
+    if (this.emitter === null) {
+      this.emitter = new Emitter<MarkerEvents>()
+      if (this.isDestroyed()) this.emitter.dispose()
+    }
+    return this.emitter
   }
 
   private currentState(): SeenState {
@@ -261,7 +276,8 @@ export class DisplayMarker {
  */
 export class DisplayMarkerLayer {
   private readonly markers = new Map<number, DisplayMarker>()
-  private readonly watched = new Set<DisplayMarker>()
+  /** How many live markers report their changes (see `DisplayMarker.observe`). */
+  private observedCount = 0
   private readonly emitter = new Emitter<{
     'did-create-marker': DisplayMarker
     'did-change-marker': { marker: DisplayMarker; change: DisplayMarkerChangeEvent }
@@ -285,7 +301,7 @@ export class DisplayMarkerLayer {
         const wrapped = this.markers.get(marker.id)
         if (wrapped === undefined) return
         this.markers.delete(marker.id)
-        this.watched.delete(wrapped)
+        if (wrapped.isObserved()) this.observedCount--
         wrapped.didDestroyBufferMarker()
       }),
       displayLayer.onDidRemap(() => this.notifyObserversIfMarkerScreenPositionsChanged()),
@@ -378,14 +394,17 @@ export class DisplayMarkerLayer {
     return this.emitter.on('did-create-marker', callback)
   }
 
-  /** Tells watched markers to report screen moves (after folds or settings changed). */
+  /** Tells observed markers to report screen moves (after folds or settings changed). */
   notifyObserversIfMarkerScreenPositionsChanged(): void {
-    for (const marker of [...this.watched]) marker.notifyObservers(false)
+    // Remaps are rare and most layers with observed markers observe all of them, so a pass
+    // over the layer costs less than a second index of the observed ones.
+    if (this.observedCount === 0) return
+    for (const marker of [...this.markers.values()]) marker.notifyObservers(false)
   }
 
-  /** Remembers a marker with change listeners (package internal). */
-  watch(marker: DisplayMarker): void {
-    this.watched.add(marker)
+  /** Counts a marker that started to observe its changes (package internal). */
+  watch(): void {
+    this.observedCount++
   }
 
   /** Destroys the buffer layer and stops following the display layer. */
@@ -393,7 +412,7 @@ export class DisplayMarkerLayer {
     this.subscriptions.dispose()
     this.bufferLayer.destroy()
     this.markers.clear()
-    this.watched.clear()
+    this.observedCount = 0
     this.emitter.dispose()
   }
 

@@ -66,7 +66,7 @@ interface Events {
 export class Selection {
   /** Set once the selection's marker is destroyed. */
   destroyed = false
-  private readonly emitter = new Emitter<Events>()
+  private emitter: Emitter<Events> | null = null
   private goalScreenRange: Range | null = null
   private initialScreenRange: Range | null = null
   private wordwise = false
@@ -89,6 +89,14 @@ export class Selection {
     this.marker.destroy()
   }
 
+  private events(): Emitter<Events> {
+    if (this.emitter === null) {
+      this.emitter = new Emitter<Events>()
+      if (this.destroyed) this.emitter.dispose()
+    }
+    return this.emitter
+  }
+
   /** Whether this is the most recently added selection. */
   isLastSelection(): boolean {
     return this === this.editor.getLastSelection()
@@ -98,12 +106,12 @@ export class Selection {
 
   /** Calls `callback` when the range changes (payload: old and new ranges in both spaces). */
   onDidChangeRange(callback: (event: SelectionRangeChangeEvent) => void): Disposable {
-    return this.emitter.on('did-change-range', callback)
+    return this.events().on('did-change-range', callback)
   }
 
   /** Calls `callback` once when the selection is destroyed. */
   onDidDestroy(callback: () => void): Disposable {
-    return this.emitter.once('did-destroy', callback)
+    return this.events().once('did-destroy', callback)
   }
 
   // The range
@@ -463,7 +471,7 @@ export class Selection {
         textChanged: event.textChanged,
         cursor: this.cursor,
       }
-      this.cursor.emitter.emit('did-change-position', moved)
+      this.cursor.emitter?.emit('did-change-position', moved)
       this.editor.cursorMoved(moved)
     }
     const changed: SelectionRangeChangeEvent = {
@@ -473,7 +481,7 @@ export class Selection {
       newScreenRange: this.getScreenRange(),
       selection: this,
     }
-    this.emitter.emit('did-change-range', changed)
+    this.emitter?.emit('did-change-range', changed)
     this.editor.selectionRangeChanged(changed)
   }
 
@@ -483,9 +491,9 @@ export class Selection {
     this.destroyed = true
     this.cursor.destroyed = true
     this.editor.removeSelection(this)
-    this.cursor.emitter.emit('did-destroy')
-    this.emitter.emit('did-destroy')
-    this.cursor.emitter.dispose()
-    this.emitter.dispose()
+    this.cursor.emitter?.emit('did-destroy')
+    this.emitter?.emit('did-destroy')
+    this.cursor.emitter?.dispose()
+    this.emitter?.dispose()
   }
 }

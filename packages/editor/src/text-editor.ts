@@ -1065,8 +1065,9 @@ export class TextEditor {
 
   private meetsAnotherSelection(selection: Selection): boolean {
     const range = selection.getBufferRange()
-    for (const marker of this.selectionsMarkerLayer.bufferLayer.markersIntersectingRange(range)) {
-      const other = this.cursorsByMarkerId.get(marker.id)?.selection
+    const markers = this.selectionsMarkerLayer.bufferLayer.markersIntersectingRange(range)
+    for (let i = 0; i < markers.length; i++) {
+      const other = this.cursorsByMarkerId.get(markers[i]!.id)?.selection
       if (other == null || other === selection) continue
       if (other.intersectsWith(selection, !other.isEmpty() && !selection.isEmpty())) return true
     }
