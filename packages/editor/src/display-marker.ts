@@ -56,6 +56,11 @@ interface MarkerEvents {
 export class DisplayMarker {
   /** The id, shared with the buffer marker. */
   readonly id: number
+  /**
+   * The object the marker stands for, set by its owner (package internal: the editor finds a
+   * selection from its marker without a map of its own).
+   */
+  owner: unknown = null
   private emitter: Emitter<MarkerEvents> | null = null
   private seen: SeenState | null = null
 

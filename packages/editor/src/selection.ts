@@ -80,6 +80,7 @@ export class Selection {
     readonly cursor: Cursor,
   ) {
     cursor.selection = this
+    marker.owner = this
     // The editor relays the marker's changes and destruction from one layer subscription.
     marker.observe()
   }

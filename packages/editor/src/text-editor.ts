@@ -111,7 +111,6 @@ export class TextEditor {
   /** Markers made with `markBufferRange` and friends. */
   readonly defaultMarkerLayer: DisplayMarkerLayer
   private readonly cursors: Cursor[] = []
-  private readonly cursorsByMarkerId = new Map<number, Cursor>()
   private readonly selections: Selection[] = []
   private readonly emitter = new Emitter<Events>()
   private readonly subscriptions = new CompositeDisposable()
@@ -175,10 +174,10 @@ export class TextEditor {
       this.displayLayer.onDidReset(() => this.mergeIntersectingSelections()),
       this.selectionsMarkerLayer.onDidCreateMarker((marker) => this.addSelection(marker)),
       this.selectionsMarkerLayer.onDidChangeMarker(({ marker, change }) => {
-        this.cursorsByMarkerId.get(marker.id)?.selection?.markerDidChange(change)
+        selectionOf(marker)?.markerDidChange(change)
       }),
       this.selectionsMarkerLayer.onDidDestroyMarker((marker) => {
-        this.cursorsByMarkerId.get(marker.id)?.selection?.markerDidDestroy()
+        selectionOf(marker)?.markerDidDestroy()
       }),
     )
     this.addCursorAtBufferPosition([0, 0])
@@ -990,7 +989,7 @@ export class TextEditor {
   removeSelection(selection: Selection): void {
     removeItem(this.cursors, selection.cursor)
     removeItem(this.selections, selection)
-    this.cursorsByMarkerId.delete(selection.marker.id)
+    selection.marker.owner = null
     this.emitter.emit('did-remove-cursor', selection.cursor)
     this.emitter.emit('did-remove-selection', selection)
   }
@@ -1049,7 +1048,6 @@ export class TextEditor {
   private addSelection(marker: DisplayMarker): void {
     const cursor = new Cursor(this, marker)
     this.cursors.push(cursor)
-    this.cursorsByMarkerId.set(marker.id, cursor)
     const selection = new Selection(this, marker, cursor)
     this.selections.push(selection)
     // When nothing moved since the last full merge, only the new selection can meet another:
@@ -1067,7 +1065,8 @@ export class TextEditor {
     const range = selection.getBufferRange()
     const markers = this.selectionsMarkerLayer.bufferLayer.markersIntersectingRange(range)
     for (let i = 0; i < markers.length; i++) {
-      const other = this.cursorsByMarkerId.get(markers[i]!.id)?.selection
+      const displayMarker = this.selectionsMarkerLayer.getMarker(markers[i]!.id)
+      const other = displayMarker === undefined ? null : selectionOf(displayMarker)
       if (other == null || other === selection) continue
       if (other.intersectsWith(selection, !other.isEmpty() && !selection.isEmpty())) return true
     }
@@ -1087,6 +1086,10 @@ export class TextEditor {
 // The editor-wide moves and extensions live in multi-cursor-commands.ts.
 export interface TextEditor extends MultiCursorCommands {}
 Object.assign(TextEditor.prototype, multiCursorCommands)
+
+/** The selection a marker of the selections layer stands for. */
+const selectionOf = (marker: DisplayMarker): Selection | null =>
+  marker.owner instanceof Selection ? marker.owner : null
 
 const removeItem = <T>(items: T[], item: T): void => {
   const index = items.indexOf(item)
