@@ -1,5 +1,5 @@
 import type { BufferChange, TextBuffer } from '@tandem/buffer'
-import type { Disposable, Point } from '@tandem/text'
+import { type Disposable, Point } from '@tandem/text'
 
 /**
  * The scopes at a position, outermost first, as in Atom.
@@ -51,8 +51,50 @@ export interface LanguageMode {
   isRowCommented(row: number): boolean | undefined
   /** Characters that are not part of words at a position (undefined: the editor's). */
   getNonWordCharacters(position: Point): string | undefined
+  /**
+   * The indent level the row should have. `skipBlankLines: false` takes the indentation from
+   * the row just above even when it is blank.
+   */
+  suggestedIndentForBufferRow(
+    row: number,
+    tabLength: number,
+    options?: { skipBlankLines?: boolean },
+  ): number | undefined
+  /** The indent level `line` should have if it were the text of `row`. */
+  suggestedIndentForLineAtBufferRow(
+    row: number,
+    line: string,
+    tabLength: number,
+  ): number | undefined
+  /** The indent level a row being typed on should drop to (undefined: leave it). */
+  suggestedIndentForEditedBufferRow(row: number, tabLength: number): number | undefined
+  /** Line and block comment delimiters at a position (none in plain text). */
+  commentStringsForPosition(position: Point): CommentStrings
   /** Stops following the buffer. */
   destroy(): void
+}
+
+/** A language's comment delimiters; absent ones are undefined. */
+export interface CommentStrings {
+  commentStartString?: string
+  commentEndString?: string
+}
+
+/**
+ * The indent level of `line`: its leading spaces and tabs in columns (a tab reaches the next
+ * tab stop), divided by `tabLength`.
+ *
+ * @example indentLevelForLine('\t  x', 4) // => 1.5
+ */
+export const indentLevelForLine = (line: string, tabLength: number): number => {
+  let columns = 0
+  for (let i = 0; i < line.length; i++) {
+    const character = line[i]
+    if (character === '\t') columns += tabLength - (columns % tabLength)
+    else if (character === ' ') columns++
+    else break
+  }
+  return columns / tabLength
 }
 
 const PLAIN_TEXT_SCOPE = 'text.plain.null-grammar'
@@ -96,8 +138,38 @@ export class PlainTextMode implements LanguageMode {
     return undefined
   }
 
+  /** Plain text keeps the indentation of the row above (the nearest non-blank one by default). */
+  suggestedIndentForBufferRow(
+    row: number,
+    tabLength: number,
+    options?: { skipBlankLines?: boolean },
+  ): number {
+    // Atom reads the row's scopes first, so the row counts as read.
+    this.scopeDescriptorForPosition(new Point(row, 0))
+    return this.indentOfRowAbove(row, tabLength, options?.skipBlankLines !== false)
+  }
+
+  suggestedIndentForLineAtBufferRow(row: number, _line: string, tabLength: number): number {
+    return this.indentOfRowAbove(row, tabLength, true)
+  }
+
+  /** Plain text never outdents a row being typed on. */
+  suggestedIndentForEditedBufferRow(): undefined {
+    return undefined
+  }
+
+  commentStringsForPosition(): CommentStrings {
+    return {}
+  }
+
   destroy(): void {
     this.subscription.dispose()
+  }
+
+  private indentOfRowAbove(row: number, tabLength: number, skipBlankLines: boolean): number {
+    const above = skipBlankLines ? this.buffer.previousNonBlankRow(row) : row - 1
+    if (above === null || above < 0) return 0
+    return indentLevelForLine(this.buffer.lineForRow(above) ?? '', tabLength)
   }
 
   private forgetEditedRows(changes: readonly BufferChange[]): void {

@@ -10,6 +10,7 @@ import {
 } from '@tandem/text'
 import type { Cursor, WordOptions } from './cursor.js'
 import type { DisplayMarker, DisplayMarkerChangeEvent } from './display-marker.js'
+import { type EditHost, type SelectionEdits, selectionEdits } from './selection-edits.js'
 
 /** Payload of `Selection.onDidChangeRange`. */
 export interface SelectionRangeChangeEvent {
@@ -33,7 +34,7 @@ export interface SetRangeOptions {
 }
 
 /** What a selection needs of its editor. */
-export interface SelectionHost {
+export interface SelectionHost extends EditHost {
   readonly buffer: TextBuffer
   getLastSelection(): Selection
   isDestroyed(): boolean
@@ -63,6 +64,7 @@ interface Events {
  *
  * @example const selection = editor.getLastSelection(); selection.selectToEndOfWord(); selection.getText()
  */
+// biome-ignore lint/suspicious/noUnsafeDeclarationMerging: the merged interface's methods are installed on the prototype below the class.
 export class Selection {
   /** Set once the selection's marker is destroyed. */
   destroyed = false
@@ -75,7 +77,7 @@ export class Selection {
 
   /** Made by the editor for each selection marker. */
   constructor(
-    private readonly editor: SelectionHost,
+    /** @internal */ readonly editor: SelectionHost,
     readonly marker: DisplayMarker,
     readonly cursor: Cursor,
   ) {
@@ -451,7 +453,8 @@ export class Selection {
 
   // Internals
 
-  private modifySelection(change: () => void): void {
+  /** Runs `change` with the tail planted, so cursor moves extend the selection (package internal). */
+  modifySelection(change: () => void): void {
     this.retainSelection = true
     this.marker.plantTail()
     change()
@@ -498,3 +501,7 @@ export class Selection {
     this.emitter?.dispose()
   }
 }
+
+// The text-changing operations live in selection-edits.ts.
+export interface Selection extends SelectionEdits {}
+Object.assign(Selection.prototype, selectionEdits)

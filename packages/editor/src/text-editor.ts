@@ -14,6 +14,7 @@ import { Clipboard } from './clipboard.js'
 import { Cursor, type CursorPositionChangeEvent } from './cursor.js'
 import { type Decoration, type DecorationProperties, DecorationSet } from './decorations.js'
 import { type DisplayMarker, DisplayMarkerLayer } from './display-marker.js'
+import { type EditorEdits, editorEdits, type WillInsertTextEvent } from './editor-edits.js'
 import { type LanguageMode, PlainTextMode, type ScopeDescriptor } from './language-mode.js'
 import { type MultiCursorCommands, multiCursorCommands } from './multi-cursor-commands.js'
 import { paragraphRangeAtRow } from './paragraphs.js'
@@ -52,6 +53,8 @@ export interface TextEditorOptions {
   readOnly?: boolean
   /** Indent new lines automatically (default true). */
   autoIndent?: boolean
+  /** Re-indent pasted lines to where they land (default true, as Atom's `autoIndentOnPaste`). */
+  autoIndentOnPaste?: boolean
   /** Milliseconds within which typing groups into one undo step (default 300). */
   undoGroupingInterval?: number
   /** Characters that end words (default Atom's `editor.nonWordCharacters`). */
@@ -78,6 +81,9 @@ interface Events {
   'did-request-autoscroll': AutoscrollRequest
   'did-change-soft-wrapped': boolean
   'did-destroy': undefined
+  'will-insert-text': WillInsertTextEvent
+  'did-insert-text': { text: string; range: Range }
+  'did-attempt-read-only-edit': { operation: string }
 }
 
 const FOLD_PLACEHOLDER = '\uFEFF'
@@ -112,7 +118,7 @@ export class TextEditor {
   readonly defaultMarkerLayer: DisplayMarkerLayer
   private readonly cursors: Cursor[] = []
   private readonly selections: Selection[] = []
-  private readonly emitter = new Emitter<Events>()
+  /** @internal */ readonly emitter = new Emitter<Events>()
   private readonly subscriptions = new CompositeDisposable()
   private readonly decorations = new DecorationSet()
   private readonly clipboard: Clipboard
@@ -125,6 +131,7 @@ export class TextEditor {
   private readonly maxScreenLineLength: number
   private readOnly: boolean
   private readonly autoIndent: boolean
+  private readonly autoIndentOnPaste: boolean
   private readonly undoGroupingInterval: number
   private readonly nonWordCharacters: string
   private suppressSelectionMerging = false
@@ -149,6 +156,7 @@ export class TextEditor {
     this.maxScreenLineLength = options.maxScreenLineLength ?? 500
     this.readOnly = options.readOnly ?? false
     this.autoIndent = options.autoIndent ?? true
+    this.autoIndentOnPaste = options.autoIndentOnPaste ?? true
     this.undoGroupingInterval = options.undoGroupingInterval ?? 300
     this.nonWordCharacters = options.nonWordCharacters ?? DEFAULT_NON_WORD_CHARACTERS
     this.clipboard = options.clipboard ?? new Clipboard()
@@ -197,7 +205,7 @@ export class TextEditor {
 
   /** Replaces the whole text (refused when read-only unless `bypassReadOnly`). */
   setText(text: string, options: { bypassReadOnly?: boolean } = {}): Range | undefined {
-    if (!this.ensureWritable(options)) return undefined
+    if (!this.ensureWritable('setText', options)) return undefined
     return this.buffer.setText(text)
   }
 
@@ -209,6 +217,11 @@ export class TextEditor {
   /** The number of buffer rows. */
   getLineCount(): number {
     return this.buffer.getLineCount()
+  }
+
+  /** The buffer rows of screen rows `startRow` to `endRow` (inclusive), as Atom gives them. */
+  bufferRowsForScreenRows(startRow: number, endRow: number): number[] {
+    return this.displayLayer.bufferRowsForScreenRows(startRow, endRow + 1)
   }
 
   /** The last buffer row. */
@@ -440,6 +453,11 @@ export class TextEditor {
   /** Whether new lines are indented automatically. */
   shouldAutoIndent(): boolean {
     return this.autoIndent
+  }
+
+  /** Whether pasted lines are re-indented to where they land. */
+  shouldAutoIndentOnPaste(): boolean {
+    return this.autoIndentOnPaste
   }
 
   /** The undo grouping interval in milliseconds. */
@@ -875,15 +893,23 @@ export class TextEditor {
    * Merges selections that overlap (or touch, when one is empty). With `fn`, runs it first
    * with merging suppressed. `options` go to each merge, as Atom passes them.
    */
-  mergeIntersectingSelections(fn?: () => void): void
-  mergeIntersectingSelections(options: SetRangeOptions, fn?: () => void): void
-  mergeIntersectingSelections(first?: SetRangeOptions | (() => void), second?: () => void): void {
+  mergeIntersectingSelections<T>(fn?: () => T): T | undefined
+  mergeIntersectingSelections<T>(options: SetRangeOptions, fn?: () => T): T | undefined
+  mergeIntersectingSelections<T>(
+    first?: SetRangeOptions | (() => T),
+    second?: () => T,
+  ): T | undefined {
     const options = typeof first === 'function' || first === undefined ? {} : first
     const fn = typeof first === 'function' ? first : second
-    this.mergeSelections(options, fn, (previous, current) => {
+    return this.mergeSelections(options, fn, (previous, current) => {
       const exclusive = !current.isEmpty() && !previous.isEmpty()
       return previous.intersectsWith(current, exclusive)
     })
+  }
+
+  /** Runs `fn` without merging selections during or after it; returns its result. */
+  avoidMergingSelections<T>(fn: () => T): T | undefined {
+    return this.mergeSelections({}, fn, () => false)
   }
 
   // Events
@@ -994,9 +1020,19 @@ export class TextEditor {
     this.emitter.emit('did-remove-selection', selection)
   }
 
-  /** Whether the editor may change the text; false when read-only without `bypassReadOnly`. */
-  ensureWritable(options: { bypassReadOnly?: boolean } = {}): boolean {
-    return options.bypassReadOnly === true || !this.readOnly
+  /**
+   * Whether `operation` may change the text: not when the editor is read-only and
+   * `bypassReadOnly` is not set, in which case the attempt is reported.
+   */
+  ensureWritable(operation: string, options: { bypassReadOnly?: boolean } = {}): boolean {
+    if (options.bypassReadOnly === true || !this.readOnly) return true
+    this.didAttemptReadOnlyEdit(operation)
+    return false
+  }
+
+  /** Tells `onDidAttemptReadOnlyEdit` listeners about a refused edit (package internal). */
+  didAttemptReadOnlyEdit(operation: string): void {
+    this.emitter.emit('did-attempt-read-only-edit', { operation })
   }
 
   // Internals
@@ -1021,18 +1057,16 @@ export class TextEditor {
     })
   }
 
-  private mergeSelections(
+  private mergeSelections<T>(
     options: SetRangeOptions,
-    fn: (() => void) | undefined,
+    fn: (() => T) | undefined,
     shouldMerge: (previous: Selection, current: Selection) => boolean,
-  ): void {
-    if (this.suppressSelectionMerging) {
-      fn?.()
-      return
-    }
+  ): T | undefined {
+    if (this.suppressSelectionMerging) return fn?.()
     this.suppressSelectionMerging = true
+    let result: T | undefined
     try {
-      fn?.()
+      result = fn?.()
     } finally {
       this.suppressSelectionMerging = false
     }
@@ -1043,6 +1077,7 @@ export class TextEditor {
       else previous = selection
     }
     this.selectionsMayOverlap = false
+    return result
   }
 
   private addSelection(marker: DisplayMarker): void {
@@ -1083,9 +1118,10 @@ export class TextEditor {
   }
 }
 
-// The editor-wide moves and extensions live in multi-cursor-commands.ts.
-export interface TextEditor extends MultiCursorCommands {}
-Object.assign(TextEditor.prototype, multiCursorCommands)
+// The editor-wide moves and extensions live in multi-cursor-commands.ts, the editor-wide text
+// changes, clipboard, undo and indentation in editor-edits.ts.
+export interface TextEditor extends MultiCursorCommands, EditorEdits {}
+Object.assign(TextEditor.prototype, multiCursorCommands, editorEdits)
 
 /** The selection a marker of the selections layer stands for. */
 const selectionOf = (marker: DisplayMarker): Selection | null =>

@@ -1,0 +1,510 @@
+import type { MarkOptions } from '@tandem/buffer'
+import { Point, Range, type RangeLike } from '@tandem/text'
+import type { Clipboard, ClipboardMetadata } from './clipboard.js'
+import type { DisplayMarker } from './display-marker.js'
+import type { Selection } from './selection.js'
+
+/** Options every text-changing operation takes. */
+export interface WriteOptions {
+  /** Change the text even when the editor is read-only (default false). */
+  bypassReadOnly?: boolean
+}
+
+/** Options of `Selection.insertText` and `TextEditor.insertText`. */
+export interface InsertTextOptions extends WriteOptions {
+  /** Select the inserted text. */
+  select?: boolean
+  /** Indent the inserted lines as the language suggests. */
+  autoIndent?: boolean
+  /** Indent the new line after an inserted newline. */
+  autoIndentNewline?: boolean
+  /** Outdent the row when the inserted text closes a block. */
+  autoDecreaseIndent?: boolean
+  /** Keep the indentation of the lines after the first as they are (pasting). */
+  preserveTrailingLineIndentation?: boolean
+  /** Turn line endings into the buffer's (default true). */
+  normalizeLineEndings?: boolean
+  /** `'skip'`: fold this change into the previous undo step. */
+  undo?: 'skip'
+  /** The indent level the text was copied at (pasting). */
+  indentBasis?: number | null
+  /** Scroll to the selection afterwards (default: when it is the last one). */
+  autoscroll?: boolean
+}
+
+/** One piece of a multi-selection copy, as stored in the clipboard metadata. */
+export interface ClipboardPiece {
+  text: string
+  indentBasis?: number
+  fullLine?: boolean
+}
+
+/** What text-changing selection operations need of their editor. */
+export interface EditHost {
+  isReadOnly(): boolean
+  /** Reports a refused edit (read-only editor without `bypassReadOnly`). */
+  didAttemptReadOnlyEdit(operation: string): void
+  getTextInRange(range: RangeLike): string
+  getTabLength(): number
+  getSoftTabs(): boolean
+  getLastScreenRow(): number
+  getClipboard(): Clipboard
+  indentLevelForLine(line: string): number
+  buildIndentString(level: number, column?: number): string
+  getTabText(): string
+  suggestedIndentForBufferRow(
+    row: number,
+    options?: { skipBlankLines?: boolean },
+  ): number | undefined
+  suggestedIndentForLineAtBufferRow(row: number, line: string): number | undefined
+  setIndentationForBufferRow(
+    row: number,
+    level: number,
+    options?: { preserveLeadingWhitespace?: boolean },
+  ): void
+  autoIndentBufferRow(
+    row: number,
+    options?: { preserveLeadingWhitespace?: boolean; skipBlankLines?: boolean },
+  ): void
+  autoIndentBufferRows(startRow: number, endRow: number): void
+  autoDecreaseIndentForBufferRow(row: number): void
+  toggleLineCommentsForBufferRows(startRow: number, endRow: number): void
+  bufferRowsForScreenRows(startRow: number, endRow: number): number[]
+  markBufferRange(range: RangeLike, options?: MarkOptions): DisplayMarker
+  foldBufferRange(range: RangeLike): number
+  clipScreenRange(range: RangeLike, options?: { skipSoftWrapIndentation?: boolean }): Range
+  screenRangeIsSelected(range: Range): boolean
+  addSelectionForScreenRange(range: RangeLike): Selection
+}
+
+const NON_WHITESPACE = /\S/
+const TRAILING_WHITESPACE = /[ \t]+$/
+
+/**
+ * Atom's text-changing Selection operations. Each takes `bypassReadOnly` and does nothing on
+ * a read-only editor without it; deletions first extend an empty selection as the name says,
+ * then delete what is selected.
+ */
+export interface SelectionEdits {
+  /** Replaces the selected text with `text`; returns the range of the new text. */
+  insertText(text: string, options?: InsertTextOptions): Range | undefined
+  /** Deletes the selection, or the character before an empty one. */
+  backspace(options?: WriteOptions): void
+  /** Deletes the selection, or back to the previous word boundary. */
+  deleteToPreviousWordBoundary(options?: WriteOptions): void
+  /** Deletes the selection, or on to the next word boundary. */
+  deleteToNextWordBoundary(options?: WriteOptions): void
+  /** Deletes the selection, or back to the beginning of the word. */
+  deleteToBeginningOfWord(options?: WriteOptions): void
+  /** Deletes the selection, or back to the beginning of the line (the newline at column 0). */
+  deleteToBeginningOfLine(options?: WriteOptions): void
+  /** Deletes the selection, or the character after an empty one. */
+  delete(options?: WriteOptions): void
+  /** Deletes the selection, or to the end of the screen line (the newline at its end). */
+  deleteToEndOfLine(options?: WriteOptions): void
+  /** Deletes the selection, or on to the end of the word. */
+  deleteToEndOfWord(options?: WriteOptions): void
+  /** Deletes the selection, or back to the previous subword boundary. */
+  deleteToBeginningOfSubword(options?: WriteOptions): void
+  /** Deletes the selection, or on to the next subword boundary. */
+  deleteToEndOfSubword(options?: WriteOptions): void
+  /** Deletes the selected text and leaves the cursor where it started. */
+  deleteSelectedText(options?: WriteOptions): void
+  /** Deletes the lines the selection covers (the screen line, for an empty one). */
+  deleteLine(options?: WriteOptions): void
+  /** Joins the next line (or the selected lines) onto this one with one space between. */
+  joinLines(options?: WriteOptions): void
+  /** Removes one level of indentation from each selected row. */
+  outdentSelectedRows(options?: WriteOptions): void
+  /** Indents each selected row as the language suggests. */
+  autoIndentSelectedRows(options?: WriteOptions): void
+  /** Comments or uncomments the selected rows (nothing in a language without comments). */
+  toggleLineComments(options?: WriteOptions): void
+  /** Cuts the selection, or to the end of the screen line. */
+  cutToEndOfLine(maintainClipboard?: boolean, options?: WriteOptions): void
+  /** Cuts the selection, or to the end of the buffer line. */
+  cutToEndOfBufferLine(maintainClipboard?: boolean, options?: WriteOptions): void
+  /** Copies the selection to the clipboard (appending with `maintainClipboard`), then deletes it. */
+  cut(maintainClipboard?: boolean, fullLine?: boolean, bypassReadOnly?: boolean): void
+  /** Copies the selection to the clipboard, appending as a new piece with `maintainClipboard`. */
+  copy(maintainClipboard?: boolean, fullLine?: boolean): void
+  /** Folds the selected range and puts the cursor after it. */
+  fold(): void
+  /** Indents: a tab at an empty selection (or the suggested indent), else the selected rows. */
+  indent(options?: { autoIndent?: boolean } & WriteOptions): void
+  /** Adds one level of indentation to each selected non-empty row. */
+  indentSelectedRows(options?: WriteOptions): void
+  /** Adds a selection for the same screen columns on the next row that has them. */
+  addSelectionBelow(): void
+  /** Adds a selection for the same screen columns on the previous row that has them. */
+  addSelectionAbove(): void
+}
+
+/** The host of `selection`, with the editing part of its interface. */
+const hostOf = (selection: Selection): EditHost => selection.editor
+
+/** Whether `selection` may change the text; reports the attempt when it may not. */
+const writable = (selection: Selection, operation: string, options?: WriteOptions): boolean => {
+  const host = hostOf(selection)
+  if (options?.bypassReadOnly === true || !host.isReadOnly()) return true
+  host.didAttemptReadOnlyEdit(operation)
+  return false
+}
+
+/** Changes the indentation of `lines` by `adjustment` levels, as a paste does. */
+const adjustIndent = (host: EditHost, lines: string[], adjustment: number): void => {
+  if (adjustment === 0) return
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i]!
+    if (line === '') continue
+    if (adjustment > 0) {
+      lines[i] = host.buildIndentString(adjustment) + line
+    } else {
+      const level = Math.max(0, host.indentLevelForLine(line) + adjustment)
+      lines[i] = line.replace(/^[\t ]+/, host.buildIndentString(level))
+    }
+  }
+}
+
+/** Extends an empty selection with `extend`, then deletes what is selected. */
+function deleteAfter(
+  selection: Selection,
+  operation: string,
+  options: WriteOptions | undefined,
+  extend: () => void,
+): void {
+  if (!writable(selection, operation, options)) return
+  if (selection.isEmpty()) extend()
+  selection.deleteSelectedText(options)
+}
+
+/** Adds a selection over `goal`'s columns on the first row from `row` on (by `step`) that has them. */
+function addSelectionInColumn(selection: Selection, step: 1 | -1): void {
+  const host = hostOf(selection)
+  const goal = selection.getGoalScreenRange()
+  const lastRow = host.getLastScreenRow()
+  for (let row = goal.end.row + step; row >= 0 && row <= lastRow; row += step) {
+    const candidate = new Range(new Point(row, goal.start.column), new Point(row, goal.end.column))
+    const clipped = host.clipScreenRange(candidate, { skipSoftWrapIndentation: true })
+    // Rows too short for the columns are skipped: a caret needs its column, a selection
+    // needs at least one selected character.
+    if (
+      candidate.isEmpty() ? candidate.end.column > 0 && clipped.end.column === 0 : clipped.isEmpty()
+    ) {
+      continue
+    }
+    if (!host.screenRangeIsSelected(clipped)) {
+      host.addSelectionForScreenRange(clipped).setGoalScreenRange(candidate)
+    }
+    return
+  }
+}
+
+/** The Selection methods of `SelectionEdits`, installed on `Selection.prototype`. */
+export const selectionEdits: SelectionEdits & ThisType<Selection> = {
+  insertText(text, options = {}) {
+    if (typeof text !== 'string') {
+      throw new TypeError(`text must be a string, got ${text === null ? 'null' : typeof text}`)
+    }
+    if (!writable(this, 'insertText', options)) return undefined
+    const host = hostOf(this)
+    const oldRange = this.getBufferRange()
+    const wasReversed = this.isReversed()
+    this.clear(options)
+
+    const precedingText = host.getTextInRange(
+      new Range(new Point(oldRange.start.row, 0), oldRange.start),
+    )
+    const trailingLines = text.split('\n')
+    const firstLine = trailingLines.shift()!
+    if (options.indentBasis != null && !options.preserveTrailingLineIndentation) {
+      adjustIndent(
+        host,
+        trailingLines,
+        host.indentLevelForLine(precedingText) - options.indentBasis,
+      )
+    }
+
+    let indentFirstLineTo: number | undefined
+    const indentable = text === '\n' || text === '\r\n' || NON_WHITESPACE.test(text)
+    if (
+      options.autoIndent &&
+      indentable &&
+      !NON_WHITESPACE.test(precedingText) &&
+      trailingLines.length > 0
+    ) {
+      const line = precedingText + firstLine
+      indentFirstLineTo = host.suggestedIndentForLineAtBufferRow(oldRange.start.row, line)
+      if (indentFirstLineTo !== undefined) {
+        adjustIndent(host, trailingLines, indentFirstLineTo - host.indentLevelForLine(line))
+      }
+    }
+
+    const inserted =
+      trailingLines.length > 0 ? `${firstLine}\n${trailingLines.join('\n')}` : firstLine
+    const newRange = this.editor.buffer.setTextInRange(oldRange, inserted, {
+      ...(options.undo === undefined ? {} : { undo: options.undo }),
+      ...(options.normalizeLineEndings === undefined
+        ? {}
+        : { normalizeLineEndings: options.normalizeLineEndings }),
+    })
+
+    if (options.select) this.setBufferRange(newRange, { reversed: wasReversed })
+    else if (wasReversed) this.cursor.setBufferPosition(newRange.end)
+
+    if (indentFirstLineTo !== undefined) {
+      host.setIndentationForBufferRow(oldRange.start.row, indentFirstLineTo)
+    }
+    if (options.autoIndentNewline && inserted === '\n') {
+      host.autoIndentBufferRow(newRange.end.row, {
+        preserveLeadingWhitespace: true,
+        skipBlankLines: false,
+      })
+    } else if (options.autoDecreaseIndent && NON_WHITESPACE.test(inserted)) {
+      host.autoDecreaseIndentForBufferRow(newRange.start.row)
+    }
+    if (options.autoscroll ?? this.isLastSelection()) this.autoscroll()
+    return newRange
+  },
+
+  backspace(options) {
+    deleteAfter(this, 'backspace', options, () => this.selectLeft())
+  },
+
+  deleteToPreviousWordBoundary(options) {
+    deleteAfter(this, 'deleteToPreviousWordBoundary', options, () =>
+      this.selectToPreviousWordBoundary(),
+    )
+  },
+
+  deleteToNextWordBoundary(options) {
+    deleteAfter(this, 'deleteToNextWordBoundary', options, () => this.selectToNextWordBoundary())
+  },
+
+  deleteToBeginningOfWord(options) {
+    deleteAfter(this, 'deleteToBeginningOfWord', options, () => this.selectToBeginningOfWord())
+  },
+
+  deleteToBeginningOfLine(options) {
+    if (!writable(this, 'deleteToBeginningOfLine', options)) return
+    if (this.isEmpty() && this.cursor.isAtBeginningOfLine()) this.selectLeft()
+    else this.selectToBeginningOfLine()
+    this.deleteSelectedText(options)
+  },
+
+  delete(options) {
+    deleteAfter(this, 'delete', options, () => this.selectRight())
+  },
+
+  deleteToEndOfLine(options) {
+    if (!writable(this, 'deleteToEndOfLine', options)) return
+    if (this.isEmpty()) {
+      if (this.cursor.isAtEndOfLine()) {
+        this.delete(options)
+        return
+      }
+      this.selectToEndOfLine()
+    }
+    this.deleteSelectedText(options)
+  },
+
+  deleteToEndOfWord(options) {
+    deleteAfter(this, 'deleteToEndOfWord', options, () => this.selectToEndOfWord())
+  },
+
+  deleteToBeginningOfSubword(options) {
+    deleteAfter(this, 'deleteToBeginningOfSubword', options, () =>
+      this.selectToPreviousSubwordBoundary(),
+    )
+  },
+
+  deleteToEndOfSubword(options) {
+    deleteAfter(this, 'deleteToEndOfSubword', options, () => this.selectToNextSubwordBoundary())
+  },
+
+  deleteSelectedText(options) {
+    if (!writable(this, 'deleteSelectedText', options)) return
+    const range = this.getBufferRange()
+    if (!range.isEmpty()) this.editor.buffer.delete(range)
+    if (!this.cursor.destroyed) this.cursor.setBufferPosition(range.start)
+  },
+
+  deleteLine(options) {
+    if (!writable(this, 'deleteLine', options)) return
+    const host = hostOf(this)
+    const buffer = this.editor.buffer
+    const range = this.getBufferRange()
+    if (range.isEmpty()) {
+      // The buffer rows of this screen row and the next: all of a fold, one row of a wrap.
+      const screenRow = this.cursor.getScreenRow()
+      const [first, next] = host.bufferRowsForScreenRows(screenRow, screenRow + 1) as [
+        number,
+        number,
+      ]
+      if (next > first) buffer.deleteRows(first, next - 1)
+      else buffer.deleteRow(first)
+    } else {
+      let end = range.end.row
+      if (end !== buffer.getLastRow() && range.end.column === 0) end--
+      buffer.deleteRows(range.start.row, end)
+    }
+    this.cursor.setBufferPosition([this.cursor.getBufferRow(), range.start.column])
+  },
+
+  joinLines(options) {
+    if (!writable(this, 'joinLines', options)) return
+    const host = hostOf(this)
+    const buffer = this.editor.buffer
+    const selected = this.getBufferRange()
+    let joined: DisplayMarker | null = null
+    if (selected.isEmpty()) {
+      if (selected.start.row === buffer.getLastRow()) return
+    } else {
+      joined = host.markBufferRange(selected, { invalidate: 'never' })
+    }
+    const row = selected.start.row
+    const joins = Math.max(1, selected.getRowCount() - 1)
+    for (let i = 0; i < joins; i++) {
+      this.cursor.setBufferPosition([row, 0])
+      this.cursor.moveToEndOfLine()
+      const line = buffer.lineForRow(row) ?? ''
+      const trailing = TRAILING_WHITESPACE.exec(line)
+      if (trailing !== null) {
+        this.setBufferRange(new Range(new Point(row, trailing.index), new Point(row, line.length)))
+        this.deleteSelectedText(options)
+      }
+      const space =
+        row + 1 <= buffer.getLastRow() &&
+        (buffer.lineLengthForRow(row + 1) ?? 0) > 0 &&
+        (buffer.lineLengthForRow(row) ?? 0) > 0
+      if (space) this.insertText(' ', options)
+      this.cursor.moveToEndOfLine()
+      this.modifySelection(() => {
+        this.cursor.moveRight()
+        this.cursor.moveToFirstCharacterOfLine()
+      })
+      this.deleteSelectedText(options)
+      if (space) this.cursor.moveLeft()
+    }
+    if (joined !== null) {
+      this.setBufferRange(joined.getBufferRange())
+      joined.destroy()
+    }
+  },
+
+  outdentSelectedRows(options) {
+    if (!writable(this, 'outdentSelectedRows', options)) return
+    const buffer = this.editor.buffer
+    const [start, end] = this.getBufferRowRange()
+    const leadingTab = new RegExp(`^( {1,${hostOf(this).getTabLength()}}|\t)`)
+    for (let row = start; row <= end; row++) {
+      const match = leadingTab.exec(buffer.lineForRow(row) ?? '')
+      if (match !== null && match[0].length > 0) {
+        buffer.delete(new Range(new Point(row, 0), new Point(row, match[0].length)))
+      }
+    }
+  },
+
+  autoIndentSelectedRows(options) {
+    if (!writable(this, 'autoIndentSelectedRows', options)) return
+    const [start, end] = this.getBufferRowRange()
+    hostOf(this).autoIndentBufferRows(start, end)
+  },
+
+  toggleLineComments(options) {
+    if (!writable(this, 'toggleLineComments', options)) return
+    const [start, end] = this.getBufferRowRange()
+    hostOf(this).toggleLineCommentsForBufferRows(start, end)
+  },
+
+  cutToEndOfLine(maintainClipboard, options = {}) {
+    if (!writable(this, 'cutToEndOfLine', options)) return
+    if (this.isEmpty()) this.selectToEndOfLine()
+    this.cut(maintainClipboard, false, options.bypassReadOnly)
+  },
+
+  cutToEndOfBufferLine(maintainClipboard, options = {}) {
+    if (!writable(this, 'cutToEndOfBufferLine', options)) return
+    if (this.isEmpty()) this.selectToEndOfBufferLine()
+    this.cut(maintainClipboard, false, options.bypassReadOnly)
+  },
+
+  cut(maintainClipboard = false, fullLine = false, bypassReadOnly = false) {
+    if (!writable(this, 'cut', { bypassReadOnly })) return
+    this.copy(maintainClipboard, fullLine)
+    this.delete({ bypassReadOnly })
+  },
+
+  copy(maintainClipboard = false, fullLine = false) {
+    if (this.isEmpty()) return
+    const host = hostOf(this)
+    const range = this.getBufferRange()
+    const text = host.getTextInRange(range)
+    const indentBasis = host.indentLevelForLine(
+      host.getTextInRange(new Range(new Point(range.start.row, 0), range.start)),
+    )
+    const clipboard = host.getClipboard()
+    if (!maintainClipboard) {
+      clipboard.write(text, { indentBasis, fullLine })
+      return
+    }
+    // Appending: the clipboard's text becomes the first piece if it has none yet. The
+    // metadata object is updated in place, as Atom does.
+    const current = clipboard.readWithMetadata()
+    const metadata: ClipboardMetadata = current.metadata ?? {}
+    if (!Array.isArray(metadata.selections)) {
+      metadata.selections = [
+        { text: current.text, indentBasis: metadata.indentBasis, fullLine: metadata.fullLine },
+      ]
+    }
+    ;(metadata.selections as ClipboardPiece[]).push({ text, indentBasis, fullLine })
+    clipboard.write(`${current.text}\n${text}`, metadata)
+  },
+
+  fold() {
+    const range = this.getBufferRange()
+    if (range.isEmpty()) return
+    hostOf(this).foldBufferRange(range)
+    this.cursor.setBufferPosition(range.end)
+  },
+
+  indent(options = {}) {
+    const { autoIndent, bypassReadOnly } = options
+    if (!writable(this, 'indent', { bypassReadOnly })) return
+    if (!this.isEmpty()) {
+      this.indentSelectedRows({ bypassReadOnly })
+      return
+    }
+    const host = hostOf(this)
+    const row = this.cursor.getBufferRow()
+    this.cursor.skipLeadingWhitespace()
+    const desired = host.suggestedIndentForBufferRow(row) ?? 0
+    let delta = desired - this.cursor.getIndentLevel()
+    if (autoIndent && delta > 0) {
+      if (!host.getSoftTabs()) delta = Math.max(delta, 1)
+      this.insertText(host.buildIndentString(delta), { bypassReadOnly })
+    } else {
+      this.insertText(host.buildIndentString(1, this.cursor.getBufferColumn()), {
+        bypassReadOnly,
+      })
+    }
+  },
+
+  indentSelectedRows(options) {
+    if (!writable(this, 'indentSelectedRows', options)) return
+    const host = hostOf(this)
+    const buffer = this.editor.buffer
+    const [start, end] = this.getBufferRowRange()
+    for (let row = start; row <= end; row++) {
+      if (buffer.lineLengthForRow(row) !== 0) buffer.insert([row, 0], host.getTabText())
+    }
+  },
+
+  addSelectionBelow() {
+    addSelectionInColumn(this, 1)
+  },
+
+  addSelectionAbove() {
+    addSelectionInColumn(this, -1)
+  },
+}
