@@ -229,7 +229,7 @@ export class MarkerLayer {
 
   // Package internal: called by Marker and TextBuffer.
 
-  /** Applies a direct update to a marker; emits its change event at once. */
+  /** Applies a direct update to a marker; emits its change event at once (if it moved since the last one). */
   updateMarker(marker: Marker, update: MarkerUpdate): boolean {
     if (marker.destroyed) return false
     let changed = false
@@ -261,10 +261,11 @@ export class MarkerLayer {
       changed = true
     }
     if (update.range !== undefined) this.anchor(marker)
-    if (changed) {
-      marker.emitChange(false)
-      this.scheduleUpdate()
-    }
+    // As in Atom, even an update that changes nothing reports what changed since the last
+    // event: a change made by an edit whose events are still pending is reported here, as
+    // not caused by the text.
+    marker.emitChange(false)
+    if (changed) this.scheduleUpdate()
     return changed
   }
 

@@ -31,9 +31,10 @@ export class Clipboard {
   /** A clipboard over `store` (default: in memory). */
   constructor(private readonly store: ClipboardStore = memoryStore()) {}
 
-  /** Stores `text`, with optional metadata. */
+  /** Stores `text` with its line endings made `\n` (as Atom does), with optional metadata. */
   write(text: string, metadata?: ClipboardMetadata): void {
     if (typeof text !== 'string') throw new TypeError(`text must be a string, got ${typeof text}`)
+    text = text.replace(/\r?\n/g, '\n')
     this.signature = text
     this.metadata = metadata ?? null
     this.store.writeText(text)
