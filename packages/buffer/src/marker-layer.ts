@@ -480,7 +480,6 @@ export class MarkerLayer {
       marker.valid = saved.valid
       marker.explicitExclusive = saved.exclusive
       marker.properties = saved.properties
-      marker.emitChange(true)
     }
     this.scheduleUpdate()
   }

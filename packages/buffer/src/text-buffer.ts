@@ -77,6 +77,8 @@ export class TextBuffer {
   private transactDepth = 0
   /** Local edits made by the running transaction (see `edit`). */
   private editsInTransaction = 0
+  /** Undo and redo steps under way: their marker change events wait until they end. */
+  private markerEventsHeld = 0
   /** The running transaction's edit, while it has made exactly one. */
   private soleEdit: LocalEdit | null = null
   /** Whether the last transaction taken in held nothing but one edit through this buffer. */
@@ -455,12 +457,12 @@ export class TextBuffer {
 
   /** Reverts this buffer's last change (never another peer's). Returns false when there is none. */
   undo(): boolean {
-    return this.history.undo()
+    return this.reportingMarkersAfter(() => this.history.undo())
   }
 
   /** Re-applies the last undone change. Returns false when there is none. */
   redo(): boolean {
-    return this.history.redo()
+    return this.reportingMarkersAfter(() => this.history.redo())
   }
 
   /** Marks the current place in the undo history. */
@@ -631,7 +633,26 @@ export class TextBuffer {
       if (wantsChanges) this.emitDidChange(bufferChanges, local, transaction.origin)
       if (wantsStop) this.scheduleStoppedChanging(bufferChanges)
     }
-    for (const layer of this.layers.values()) layer.emitChangeEvents()
+    if (this.markerEventsHeld === 0) {
+      for (const layer of this.layers.values()) layer.emitChangeEvents()
+    }
+  }
+
+  /**
+   * Runs `fn` (an undo or redo) holding marker change events until it returns, so markers it
+   * moves with the text and then puts back where the step saved them report one change, or
+   * none, as in Atom.
+   */
+  private reportingMarkersAfter(fn: () => boolean): boolean {
+    this.markerEventsHeld++
+    try {
+      return fn()
+    } finally {
+      this.markerEventsHeld--
+      if (this.markerEventsHeld === 0) {
+        for (const layer of [...this.layers.values()]) layer.emitChangeEvents()
+      }
+    }
   }
 
   /**

@@ -145,6 +145,8 @@ interface RangeChange {
 }
 
 interface CursorLike {
+  /** The cursor's marker: a cursor made again for the same marker (undo) keeps its number. */
+  marker?: { id?: unknown }
   getBufferPosition(): PointLike
   getScreenPosition(): PointLike
   onDidChangePosition(callback: (change: PositionChange) => void): DisposableLike
@@ -270,6 +272,7 @@ class EditorSession {
   readonly clipboard: ClipboardLike
   private readonly scenario: Scenario
   private readonly cursorNumbers = new WeakMap<object, number>()
+  private readonly markerNumbers = new Map<unknown, number>()
   private readonly selectionNumbers = new WeakMap<object, number>()
   private readonly watched = new WeakSet<object>()
   private nextNumber = 1
@@ -367,8 +370,11 @@ class EditorSession {
   private numberOfCursor(cursor: CursorLike): number {
     let n = this.cursorNumbers.get(cursor)
     if (n === undefined) {
-      n = this.nextNumber++
+      const markerId = cursor.marker?.id
+      n = markerId === undefined ? undefined : this.markerNumbers.get(markerId)
+      n ??= this.nextNumber++
       this.cursorNumbers.set(cursor, n)
+      if (markerId !== undefined) this.markerNumbers.set(markerId, n)
     }
     return n
   }
