@@ -460,18 +460,12 @@ export class MarkerLayer {
 
   private restore(snapshot: Map<Marker, MarkerSnapshot>): void {
     const index = this.buffer.itemIndex
-    for (const marker of [...this.markers.values()]) {
-      if (!snapshot.has(marker)) marker.destroy()
-    }
+    // As in Atom: markers of the snapshot are put back first (a destroyed one comes back, at
+    // its saved range, before anyone hears of it), then the others are destroyed.
     for (const [marker, saved] of snapshot) {
       const a = index.offsetOf(saved.anchors.start)
       const b = index.offsetOf(saved.anchors.end)
       if (a === null || b === null) continue
-      if (marker.destroyed) {
-        marker.destroyed = false
-        this.markers.set(marker.id, marker)
-        this.emitter.emit('did-create-marker', marker)
-      }
       this.index.move(marker, Math.min(a, b), Math.max(a, b))
       marker.startAnchor = saved.anchors.start
       marker.endAnchor = saved.anchors.end
@@ -480,6 +474,14 @@ export class MarkerLayer {
       marker.valid = saved.valid
       marker.explicitExclusive = saved.exclusive
       marker.properties = saved.properties
+      if (marker.destroyed) {
+        marker.destroyed = false
+        this.markers.set(marker.id, marker)
+        this.emitter.emit('did-create-marker', marker)
+      }
+    }
+    for (const marker of [...this.markers.values()]) {
+      if (!snapshot.has(marker)) marker.destroy()
     }
     this.scheduleUpdate()
   }

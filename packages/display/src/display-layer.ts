@@ -284,10 +284,20 @@ export class DisplayLayer {
     return this.translateBufferPosition(new Point(row, 0)).row
   }
 
-  /** The buffer row at the start of each screen row in [`startRow`, `endRow`). */
+  /**
+   * The buffer row at the start of each screen row in [`startRow`, `endRow`). Rows past the
+   * last screen row count on from the buffer's line count, as Atom's do (so the rows of the
+   * last screen line end where the next one would start).
+   */
   bufferRowsForScreenRows(startRow: number, endRow: number): number[] {
     const rows: number[] = []
-    for (let row = startRow; row < endRow; row++) rows.push(this.bufferRowForScreenRow(row))
+    const lastScreenRow = this.tree.screenRowCount - 1
+    const lineCount = this.buffer.getLineCount()
+    for (let row = startRow; row < endRow; row++) {
+      rows.push(
+        row > lastScreenRow ? lineCount + row - lastScreenRow - 1 : this.bufferRowForScreenRow(row),
+      )
+    }
     return rows
   }
 
