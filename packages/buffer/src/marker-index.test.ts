@@ -95,7 +95,7 @@ describe('MarkerIndex', () => {
     const long = new Entry(1)
     index.insert(asMarker(long), 0, 1000)
     const short = Array.from({ length: 8 }, (_, i) => new Entry(i + 2))
-    short.forEach((entry, i) => index.insert(asMarker(entry), i * 100, i * 100 + 1))
+    for (const [i, entry] of short.entries()) index.insert(asMarker(entry), i * 100, i * 100 + 1)
     index.remove(asMarker(long))
     for (const entry of short) index.move(asMarker(entry), entry.start, entry.end)
     const found: Marker[] = []

@@ -16,7 +16,50 @@ import {
 } from './testing/conformance.js'
 
 const FAMILIES = ['cursor', 'select', 'edit', 'screen', 'multi', 'readonly', 'lang', 'mixed']
-const REQUIRED_FAMILIES = new Set(['cursor', 'select'])
+// Every case of these families must pass at all levels, except the known gaps below. The
+// `lang` family waits for real language support and is counted only.
+const REQUIRED_FAMILIES = new Set([
+  'cursor',
+  'select',
+  'edit',
+  'screen',
+  'multi',
+  'readonly',
+  'mixed',
+])
+
+const SURROGATE_HALVES =
+  'deliberate difference: Atom deletes half of a surrogate pair; Tandem never writes half a pair (Yjs would turn it into U+FFFD)'
+const SCREEN_INSIDE_EDIT =
+  'gap: events fired inside an edit report screen positions from before the display layer took the edit in'
+const TEXT_CHANGED_FLAG = 'gap: textChanged differs on a cursor event after an undo or paste'
+const UNDO_SELECTIONS = 'gap: undo/redo restores selections or text differently from Atom here'
+
+/** Cases that fail today, skipped with the reason (docs/conformance.md lists them). */
+const KNOWN_GAPS: Readonly<Record<string, string>> = {
+  'edit-3-0125': SURROGATE_HALVES,
+  'multi-5-0297': SURROGATE_HALVES,
+  'edit-3-0025': SCREEN_INSIDE_EDIT,
+  'edit-3-0113': SCREEN_INSIDE_EDIT,
+  'edit-3-0185': SCREEN_INSIDE_EDIT,
+  'edit-3-0283': SCREEN_INSIDE_EDIT,
+  'multi-5-0071': SCREEN_INSIDE_EDIT,
+  'mixed-8-0060': SCREEN_INSIDE_EDIT,
+  'mixed-8-0095': SCREEN_INSIDE_EDIT,
+  'mixed-8-0103': SCREEN_INSIDE_EDIT,
+  'mixed-8-0115': SCREEN_INSIDE_EDIT,
+  'mixed-8-0146': SCREEN_INSIDE_EDIT,
+  'mixed-8-0035': TEXT_CHANGED_FLAG,
+  'mixed-8-0081': TEXT_CHANGED_FLAG,
+  'mixed-8-0089': TEXT_CHANGED_FLAG,
+  'mixed-8-0111': TEXT_CHANGED_FLAG,
+  'mixed-8-0004': UNDO_SELECTIONS,
+  'mixed-8-0009': UNDO_SELECTIONS,
+  'mixed-8-0058': UNDO_SELECTIONS,
+  'mixed-8-0084': UNDO_SELECTIONS,
+  'mixed-8-0114': UNDO_SELECTIONS,
+  'mixed-8-0142': UNDO_SELECTIONS,
+}
 const ALL_LEVELS = { 1: true, 2: true, 3: true }
 const RUN_TIMEOUT = 60_000
 
@@ -53,6 +96,11 @@ const describeRequiredFamily = (family: string, cases: readonly ConformanceCase[
     }, RUN_TIMEOUT)
 
     for (const testCase of cases) {
+      const gap = KNOWN_GAPS[testCase.name]
+      if (gap !== undefined && onlyCase === undefined) {
+        it.skip(`${testCase.name} (${gap})`, () => {})
+        continue
+      }
       it(testCase.name, () => {
         const result = results.get(testCase.name)!
         expect(result.levels, result.firstFailure?.message).toEqual(ALL_LEVELS)

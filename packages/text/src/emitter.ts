@@ -114,7 +114,8 @@ export class Emitter<Events extends object = Record<string, unknown>> {
     const handlers = this.#handlers?.get(name)
     if (handlers === undefined) return
     // The snapshot keeps this emit stable while handlers (un)subscribe: they replace it.
-    const snapshot = (handlers.snapshot ??= [...handlers.set])
+    handlers.snapshot ??= [...handlers.set]
+    const snapshot = handlers.snapshot
     if (snapshot.length === 1) {
       ;(snapshot[0]!.handler as EventHandler<unknown>)(value)
       return
