@@ -1,0 +1,323 @@
+import { describe, expect, it } from 'vitest'
+import * as Y from 'yjs'
+import { Random, seeds } from '../../../testing/random.js'
+import { Clipboard, type Range, TextEditor } from './index.js'
+
+const rg = (range: Range) => range.serialize()
+const ranges = (editor: TextEditor) => editor.getSelectedBufferRanges().map(rg)
+
+describe('Selection.insertText and TextEditor.insertText: input', () => {
+  it('throws a TypeError for text that is not a string', () => {
+    const editor = new TextEditor({ text: 'abc' })
+    expect(() => editor.insertText(42 as unknown as string)).toThrow(TypeError)
+    expect(() => editor.getLastSelection().insertText(null as unknown as string)).toThrow(TypeError)
+    expect(editor.getText()).toBe('abc')
+  })
+
+  it('pastes 10 MB in one step', () => {
+    const clipboard = new Clipboard()
+    const editor = new TextEditor({ text: 'start\n', clipboard })
+    const line = `${'x'.repeat(99)}\n`
+    const big = line.repeat(100_000)
+    clipboard.write(big)
+    editor.setCursorBufferPosition([1, 0])
+    editor.pasteText()
+    expect(editor.getBuffer().getLength()).toBe(6 + big.length)
+    expect(editor.getCursorBufferPosition().toArray()).toEqual([100_001, 0])
+    editor.undo()
+    expect(editor.getText()).toBe('start\n')
+  })
+
+  it("turns inserted line endings into the buffer's unless told not to", () => {
+    const editor = new TextEditor({ text: 'a\r\nb' })
+    editor.setCursorBufferPosition([1, 1])
+    editor.insertText('\nc\rd')
+    expect(editor.getText()).toBe('a\r\nb\r\nc\r\nd')
+    editor.insertText('\ne', { normalizeLineEndings: false })
+    expect(editor.getText()).toBe('a\r\nb\r\nc\r\nd\ne')
+  })
+})
+
+describe('Read-only editors', () => {
+  it('refuses text changes without bypassReadOnly and reports each attempt', () => {
+    const editor = new TextEditor({ text: 'one two', readOnly: true })
+    const attempts: string[] = []
+    editor.onDidAttemptReadOnlyEdit(({ operation }) => attempts.push(operation))
+    editor.insertText('x')
+    editor.getLastSelection().backspace()
+    editor.getLastSelection().deleteLine()
+    editor.cutSelectedText()
+    editor.undo()
+    expect(editor.getText()).toBe('one two')
+    expect(attempts).toEqual(['insertText', 'backspace', 'deleteLine', 'cutSelectedText', 'undo'])
+    editor.insertText('x', { bypassReadOnly: true })
+    expect(editor.getText()).toBe('xone two')
+    expect(attempts).toHaveLength(5)
+  })
+
+  it('still copies', () => {
+    const clipboard = new Clipboard()
+    const editor = new TextEditor({ text: 'one two', readOnly: true, clipboard })
+    editor.setSelectedBufferRange([
+      [0, 0],
+      [0, 3],
+    ])
+    editor.copySelectedText()
+    expect(clipboard.read()).toBe('one')
+  })
+})
+
+describe('Typing at many cursors', () => {
+  const manyCursors = (count: number) => {
+    const doc = new Y.Doc()
+    const lines = Array.from({ length: count }, (_, i) => `line ${i}`)
+    const editor = new TextEditor({ doc, text: lines.join('\n') })
+    for (let row = 1; row < count; row++) {
+      editor.addCursorAtBufferPosition([row, 0], { autoscroll: false })
+    }
+    return { doc, editor, lines }
+  }
+
+  it('is one Y transaction and one undo step', () => {
+    const { doc, editor, lines } = manyCursors(50)
+    let transactions = 0
+    doc.on('afterTransaction', () => transactions++)
+    editor.insertText('> ')
+    expect(transactions).toBe(1)
+    expect(editor.getText()).toBe(lines.map((line) => `> ${line}`).join('\n'))
+    editor.undo()
+    expect(editor.getText()).toBe(lines.join('\n'))
+    expect(editor.getCursors()).toHaveLength(50)
+  })
+
+  it('fires one cursor event per cursor, after the text changed', () => {
+    const { editor } = manyCursors(20)
+    const seen: string[] = []
+    editor.onDidChangeCursorPosition((event) => {
+      seen.push(editor.lineTextForBufferRow(event.newBufferPosition.row)!.slice(0, 1))
+    })
+    editor.insertText('#')
+    expect(seen).toEqual(Array.from({ length: 20 }, () => '#'))
+  })
+})
+
+describe('Undo and redo with selections', () => {
+  it('restores the selections from before and after each step', () => {
+    const editor = new TextEditor({ text: 'alpha beta gamma' })
+    editor.setSelectedBufferRanges([
+      [
+        [0, 0],
+        [0, 5],
+      ],
+      [
+        [0, 11],
+        [0, 16],
+      ],
+    ])
+    editor.insertText('X')
+    expect(editor.getText()).toBe('X beta X')
+    expect(ranges(editor)).toEqual([
+      [
+        [0, 1],
+        [0, 1],
+      ],
+      [
+        [0, 8],
+        [0, 8],
+      ],
+    ])
+    editor.setCursorBufferPosition([0, 3])
+    editor.undo()
+    expect(editor.getText()).toBe('alpha beta gamma')
+    expect(ranges(editor)).toEqual([
+      [
+        [0, 0],
+        [0, 5],
+      ],
+      [
+        [0, 11],
+        [0, 16],
+      ],
+    ])
+    editor.redo()
+    expect(editor.getText()).toBe('X beta X')
+    expect(ranges(editor)).toEqual([
+      [
+        [0, 1],
+        [0, 1],
+      ],
+      [
+        [0, 8],
+        [0, 8],
+      ],
+    ])
+  })
+
+  it("never undoes a remote peer's change, and restores selections on the text after remote edits", () => {
+    const { a, b } = pair('one two three')
+    a.setSelectedBufferRange([
+      [0, 4],
+      [0, 7],
+    ])
+    a.insertText('TWO')
+    b.setCursorBufferPosition([0, 0])
+    b.insertText('zero ')
+    expect(a.getText()).toBe('zero one TWO three')
+    a.undo()
+    expect(a.getText()).toBe('zero one two three')
+    expect(b.getText()).toBe('zero one two three')
+    // The selection comes back on "two", where the remote insertion moved it.
+    expect(a.getSelectedBufferRange().serialize()).toEqual([
+      [0, 9],
+      [0, 12],
+    ])
+  })
+})
+
+/** Two editors whose documents exchange every update at once. */
+const pair = (text: string) => {
+  const docA = new Y.Doc()
+  const docB = new Y.Doc()
+  docA.on('update', (update: Uint8Array, origin: unknown) => {
+    if (origin !== 'remote') Y.applyUpdate(docB, update, 'remote')
+  })
+  docB.on('update', (update: Uint8Array, origin: unknown) => {
+    if (origin !== 'remote') Y.applyUpdate(docA, update, 'remote')
+  })
+  const a = new TextEditor({ doc: docA })
+  a.getBuffer().setText(text)
+  a.getBuffer().clearUndoStack()
+  const b = new TextEditor({ doc: docB })
+  return { a, b }
+}
+
+describe('Concurrent editing with several selections per peer', () => {
+  /**
+   * Peers whose updates wait in per-peer inboxes and arrive in random order (each update is
+   * delivered whole; Yjs holds back what it cannot apply yet).
+   */
+  const network = (peerCount: number, random: Random) => {
+    const docs = Array.from({ length: peerCount }, () => new Y.Doc())
+    const inboxes = docs.map(() => [] as Uint8Array[])
+    docs.forEach((doc, from) => {
+      doc.on('update', (update: Uint8Array, origin: unknown) => {
+        if (origin === 'remote') return
+        inboxes.forEach((inbox, to) => {
+          if (to !== from) inbox.push(update)
+        })
+      })
+    })
+    const deliverSome = () => {
+      for (const [to, inbox] of inboxes.entries()) {
+        while (inbox.length > 0 && random.chance(0.5)) {
+          const [update] = inbox.splice(random.int(0, inbox.length - 1), 1)
+          Y.applyUpdate(docs[to]!, update!, 'remote')
+        }
+      }
+    }
+    const deliverAll = () => {
+      while (inboxes.some((inbox) => inbox.length > 0)) {
+        for (const [to, inbox] of inboxes.entries()) {
+          const pending = inbox.splice(0)
+          for (const update of pending) Y.applyUpdate(docs[to]!, update, 'remote')
+        }
+      }
+    }
+    return { docs, deliverSome, deliverAll }
+  }
+
+  const step = (editor: TextEditor, random: Random) => {
+    const buffer = editor.getBuffer()
+    const roll = random.next()
+    const somewhere = () => {
+      const row = random.int(0, buffer.getLastRow())
+      return [row, random.int(0, buffer.lineLengthForRow(row) ?? 0)] as [number, number]
+    }
+    if (roll < 0.15) editor.addCursorAtBufferPosition(somewhere(), { autoscroll: false })
+    else if (roll < 0.25) editor.setSelectedBufferRange([somewhere(), somewhere()])
+    else if (roll < 0.5) editor.insertText(random.string(random.int(1, 4), ['a', 'b', ' ', '\n']))
+    else if (roll < 0.6) editor.backspace()
+    else if (roll < 0.7) editor.delete()
+    else if (roll < 0.8) editor.deleteToEndOfWord()
+    else if (roll < 0.9) editor.undo()
+    else editor.redo()
+  }
+
+  const inText = (editor: TextEditor) => {
+    const buffer = editor.getBuffer()
+    for (const range of editor.getSelectedBufferRanges()) {
+      for (const point of [range.start, range.end]) {
+        expect(point.row).toBeGreaterThanOrEqual(0)
+        expect(point.row).toBeLessThanOrEqual(buffer.getLastRow())
+        expect(point.column).toBeLessThanOrEqual(buffer.lineLengthForRow(point.row)!)
+      }
+    }
+  }
+
+  for (const peerCount of [2, 3]) {
+    for (const seed of seeds(3)) {
+      it(`${peerCount} peers converge, with every selection inside the text (seed ${seed})`, () => {
+        const random = new Random(seed)
+        const { docs, deliverSome, deliverAll } = network(peerCount, random)
+        const editors = docs.map((doc) => new TextEditor({ doc }))
+        editors[0]!.getBuffer().setText('one two three\nfour five six\nseven eight nine')
+        deliverAll()
+        for (let round = 0; round < 150; round++) {
+          const editor = editors[random.int(0, editors.length - 1)]!
+          step(editor, random)
+          deliverSome()
+          for (const peer of editors) inText(peer)
+        }
+        deliverAll()
+        const text = editors[0]!.getText()
+        for (const editor of editors) {
+          expect(editor.getText()).toBe(text)
+          inText(editor)
+        }
+      })
+    }
+  }
+
+  it("each peer's undo reverts only its own edits and restores its own selections", () => {
+    const random = new Random(11)
+    const { docs, deliverSome, deliverAll } = network(3, random)
+    const [a, b, c] = docs.map((doc) => new TextEditor({ doc })) as [
+      TextEditor,
+      TextEditor,
+      TextEditor,
+    ]
+    a.getBuffer().setText('aaaa\nbbbb\ncccc')
+    a.getBuffer().clearUndoStack()
+    deliverAll()
+    a.setCursorBufferPosition([0, 4])
+    a.addCursorAtBufferPosition([0, 0])
+    b.setCursorBufferPosition([1, 4])
+    c.setCursorBufferPosition([2, 4])
+    a.insertText('A')
+    deliverSome()
+    b.insertText('B')
+    deliverSome()
+    c.insertText('C')
+    deliverAll()
+    expect(a.getText()).toBe('AaaaaA\nbbbbB\nccccC')
+    const aBefore = ranges(a)
+    a.setCursorBufferPosition([1, 0])
+    a.undo()
+    deliverAll()
+    for (const editor of [a, b, c]) expect(editor.getText()).toBe('aaaa\nbbbbB\nccccC')
+    expect(ranges(a)).toEqual([
+      [
+        [0, 4],
+        [0, 4],
+      ],
+      [
+        [0, 0],
+        [0, 0],
+      ],
+    ])
+    a.redo()
+    deliverAll()
+    expect(ranges(a)).toEqual(aBefore)
+    expect(c.getText()).toBe('AaaaaA\nbbbbB\nccccC')
+  })
+})
