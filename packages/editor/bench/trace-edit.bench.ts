@@ -1,0 +1,88 @@
+/**
+ * Replaying real editing traces through the editor's cursor and selection API, as a user's
+ * keystrokes arrive: each patch's offset becomes a buffer point, the cursor moves there (or
+ * the deleted range is selected), and the last selection types the inserted text (replacing
+ * the selection, for a patch that deletes and inserts) or deletes the selected text. Every
+ * patch is one Yjs transaction, as in the peer.
+ *
+ * Peer: the same patches on a bare Y.Text by index, one transaction per patch (the peer of
+ * `buffer-trace-replay`). A reference row shows what the editor adds over the same patches
+ * applied with `TextBuffer.setTextInRange`.
+ */
+
+import { TextBuffer } from '@tandem/buffer'
+import { defineSuite } from '../../../bench/harness.js'
+import { newYText, replayOnYText } from '../../../bench/peers.js'
+import { loadTrace, TRACE_NAMES, type Trace } from '../../../bench/traces.js'
+import { TextEditor } from '../src/index.js'
+
+const replayOnEditor = (trace: Trace, editor: TextEditor): TextEditor => {
+  const buffer = editor.getBuffer()
+  for (const patch of trace.patches) {
+    const start = buffer.positionForCharacterIndex(patch.pos)
+    if (patch.del > 0) {
+      const end = buffer.positionForCharacterIndex(patch.pos + patch.del)
+      editor.setSelectedBufferRange([start, end], { autoscroll: false })
+    } else {
+      editor.setCursorBufferPosition(start, { autoscroll: false })
+    }
+    const selection = editor.getLastSelection()
+    if (patch.text.length > 0) selection.insertText(patch.text, { autoscroll: false })
+    else selection.deleteSelectedText()
+  }
+  return editor
+}
+
+const replayOnBuffer = (trace: Trace, buffer: TextBuffer): TextBuffer => {
+  for (const patch of trace.patches) {
+    const start = buffer.positionForCharacterIndex(patch.pos)
+    const end = patch.del === 0 ? start : buffer.positionForCharacterIndex(patch.pos + patch.del)
+    buffer.setTextInRange([start, end], patch.text, { normalizeLineEndings: false })
+  }
+  return buffer
+}
+
+export default defineSuite({
+  name: 'trace-edit',
+  description: 'trace replay through TextEditor cursors and selections vs bare Y.Text',
+  define(s) {
+    for (const name of TRACE_NAMES) {
+      s.progress(`loading ${name}`)
+      const trace = loadTrace(name, { quick: s.quick })
+      const ops = trace.patches.length
+      const peer = s.case({
+        name: `${name}: Y.Text`,
+        setup: () => newYText(trace.startContent),
+        run: (text) => replayOnYText(trace, text),
+        ops,
+        opUnit: 'patch',
+      })
+      const candidate = s.case({
+        name: `${name}: TextEditor`,
+        setup: () => new TextEditor({ text: trace.startContent }),
+        run: (editor) => replayOnEditor(trace, editor),
+        check: (editor) => {
+          if (editor.getText() !== trace.endContent) throw new Error(`${name}: replay differs`)
+          if (editor.getCursors().length !== 1) throw new Error(`${name}: cursors were added`)
+        },
+        teardown: (editor) => editor.destroy(),
+        ops,
+        opUnit: 'patch',
+      })
+      const buffer = s.case({
+        name: `${name}: TextBuffer`,
+        setup: () => new TextBuffer({ text: trace.startContent }),
+        run: (buffer) => replayOnBuffer(trace, buffer),
+        check: (buffer) => {
+          if (buffer.getText() !== trace.endContent) throw new Error(`${name}: buffer differs`)
+        },
+        teardown: (buffer) => buffer.destroy(),
+        ops,
+        opUnit: 'patch',
+      })
+      s.compare({ name: `${name}: TextEditor / Y.Text`, candidate, peer, target: '<= 1.3' })
+      s.compare({ name: `${name}: TextEditor / TextBuffer`, candidate, peer: buffer })
+      s.report({ name: `${name}: TextEditor`, case: candidate, unit: 'µs/op' })
+    }
+  },
+})
