@@ -2,12 +2,12 @@
  * Replaying real editing traces through the editor's cursor and selection API, as a user's
  * keystrokes arrive: each patch's offset becomes a buffer point, the cursor moves there (or
  * the deleted range is selected), and the last selection types the inserted text (replacing
- * the selection, for a patch that deletes and inserts) or deletes the selected text. Every
- * patch is one Yjs transaction, as in the peer.
+ * the selection, for a patch that deletes and inserts) or deletes the selected text. Each
+ * patch changes the text in one Yjs transaction, as in the peer.
  *
  * Peer: the same patches on a bare Y.Text by index, one transaction per patch (the peer of
- * `buffer-trace-replay`). A reference row shows what the editor adds over the same patches
- * applied with `TextBuffer.setTextInRange`.
+ * `buffer-trace-replay`). Reference rows show what the editor adds over the same patches
+ * applied with `TextBuffer.setTextInRange`, on a bare buffer and on the buffer of an editor.
  */
 
 import { TextBuffer } from '@tandem/buffer'
@@ -80,8 +80,26 @@ export default defineSuite({
         ops,
         opUnit: 'patch',
       })
+      // The same buffer calls on an editor's buffer: what the editor's listeners (display
+      // layer, selection markers) add to every change, before any cursor or selection call.
+      const listened = s.case({
+        name: `${name}: TextBuffer of a TextEditor`,
+        setup: () => new TextEditor({ text: trace.startContent }),
+        run: (editor) => replayOnBuffer(trace, editor.getBuffer()),
+        check: (editor) => {
+          if (editor.getText() !== trace.endContent) throw new Error(`${name}: buffer differs`)
+        },
+        teardown: (editor) => editor.destroy(),
+        ops,
+        opUnit: 'patch',
+      })
       s.compare({ name: `${name}: TextEditor / Y.Text`, candidate, peer, target: '<= 1.3' })
       s.compare({ name: `${name}: TextEditor / TextBuffer`, candidate, peer: buffer })
+      s.compare({
+        name: `${name}: TextBuffer of a TextEditor / TextBuffer`,
+        candidate: listened,
+        peer: buffer,
+      })
       s.report({ name: `${name}: TextEditor`, case: candidate, unit: 'µs/op' })
     }
   },

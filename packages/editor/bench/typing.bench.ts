@@ -140,9 +140,16 @@ export default defineSuite({
           selection: EditorSelection.create(k.offsets.map((at) => EditorSelection.cursor(at))),
           extensions: EditorState.allowMultipleSelections.of(true),
         })
-      const checkCm = (state: EditorState, what: string) => {
+      /** Checks the text and the cursors (after their `x` when `typed`, else mapped before it). */
+      const checkCm = (result: unknown, what: string, typed: boolean) => {
+        const state = result as EditorState
         if (state.doc.toString() !== k.expected) throw new Error(`${what}: typed text differs`)
         if (state.selection.ranges.length !== count) throw new Error(`${what}: cursors merged`)
+        state.selection.ranges.forEach((range, i) => {
+          if (range.head !== k.offsets[i]! + i + (typed ? 1 : 0)) {
+            throw new Error(`${what}: cursor ${i} is at ${range.head}`)
+          }
+        })
       }
 
       const byRange = s.case({
@@ -155,15 +162,7 @@ export default defineSuite({
               range: EditorSelection.cursor(range.from + 1),
             })),
           ).state,
-        check: (_, result) => {
-          const state = result as EditorState
-          checkCm(state, 'changeByRange')
-          state.selection.ranges.forEach((range, i) => {
-            if (range.head !== k.offsets[i]! + i + 1) {
-              throw new Error(`changeByRange: cursor ${i} is not after its x`)
-            }
-          })
-        },
+        check: (_, result) => checkCm(result, 'changeByRange', true),
         ...common,
       })
 
@@ -174,15 +173,34 @@ export default defineSuite({
           state.update({
             changes: state.selection.ranges.map((range) => ({ from: range.from, insert: 'x' })),
           }).state,
-        check: (_, result) => checkCm(result as EditorState, 'ChangeSet'),
+        check: (_, result) => checkCm(result, 'ChangeSet', false),
         ...common,
       })
 
-      return { editor, ytext, byRange, changeSet }
+      // The same change set with the new cursors given, so the selection is not mapped
+      // through the changes: CodeMirror maps each range by walking the change set from its
+      // start, which is quadratic in the cursors.
+      const changeSetWithSelection = s.case({
+        name: `${label(count)}: CodeMirror one ChangeSet + selection`,
+        setup: cmState,
+        run: (state) => {
+          const { ranges } = state.selection
+          return state.update({
+            changes: ranges.map((range) => ({ from: range.from, insert: 'x' })),
+            selection: EditorSelection.create(
+              ranges.map((range, i) => EditorSelection.cursor(range.from + i + 1)),
+            ),
+          }).state
+        },
+        check: (_, result) => checkCm(result, 'ChangeSet + selection', true),
+        ...common,
+      })
+
+      return { editor, ytext, byRange, changeSet, changeSetWithSelection }
     }
 
     const sizes = [small, large].map((count) => ({ count, ...sides(count) }))
-    for (const { count, editor, ytext, byRange, changeSet } of sizes) {
+    for (const { count, editor, ytext, byRange, changeSet, changeSetWithSelection } of sizes) {
       const n = label(count)
       s.compare({
         name: `${n}: TextEditor / Y.Text`,
@@ -206,6 +224,11 @@ export default defineSuite({
         name: `${n}: TextEditor / CodeMirror one ChangeSet`,
         candidate: editor,
         peer: changeSet,
+      })
+      s.compare({
+        name: `${n}: TextEditor / CodeMirror one ChangeSet + selection`,
+        candidate: editor,
+        peer: changeSetWithSelection,
       })
     }
     const few = sizes[0]!
