@@ -392,3 +392,18 @@ function unitsOfPoints(s: string, from: number, points: number): number {
   }
   return i - from
 }
+
+/** What `replayOnTextBuffer` needs of a Tandem `TextBuffer`. */
+export interface PatchableBuffer<P> {
+  positionForCharacterIndex(offset: number): P
+  setTextInRange(range: [P, P], text: string, options: { normalizeLineEndings: boolean }): unknown
+}
+
+/** Applies every patch of `trace` with `setTextInRange`, positions converted by the buffer. */
+export function replayOnTextBuffer<P>(trace: Trace, buffer: PatchableBuffer<P>): void {
+  for (const patch of trace.patches) {
+    const start = buffer.positionForCharacterIndex(patch.pos)
+    const end = patch.del === 0 ? start : buffer.positionForCharacterIndex(patch.pos + patch.del)
+    buffer.setTextInRange([start, end], patch.text, { normalizeLineEndings: false })
+  }
+}

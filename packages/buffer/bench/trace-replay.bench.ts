@@ -10,20 +10,9 @@
 import * as Y from 'yjs'
 import { defineSuite } from '../../../bench/harness.js'
 import { newYText, PEER_ORIGIN, replayOnYText } from '../../../bench/peers.js'
-import { loadTrace, type Trace } from '../../../bench/traces.js'
+import { loadTrace, replayOnTextBuffer, TRACE_NAMES, type Trace } from '../../../bench/traces.js'
 import { TextBuffer } from '../src/index.js'
 import { LineStore } from '../src/line-store.js'
-
-const TRACES = ['automerge-paper', 'seph-blog1', 'rustcode', 'sveltecomponent'] as const
-
-const replayOnBuffer = (trace: Trace, buffer: TextBuffer): TextBuffer => {
-  for (const patch of trace.patches) {
-    const start = buffer.positionForCharacterIndex(patch.pos)
-    const end = patch.del === 0 ? start : buffer.positionForCharacterIndex(patch.pos + patch.del)
-    buffer.setTextInRange([start, end], patch.text, { normalizeLineEndings: false })
-  }
-  return buffer
-}
 
 /** A Y.Text with only a line index beside it. */
 interface TextWithLines {
@@ -55,7 +44,7 @@ export default defineSuite({
   name: 'buffer-trace-replay',
   description: 'TextBuffer.setTextInRange vs bare Y.Text, one transaction per patch',
   define(s) {
-    for (const name of TRACES) {
+    for (const name of TRACE_NAMES) {
       s.progress(`loading ${name}`)
       const trace = loadTrace(name, { quick: s.quick })
       const ops = trace.patches.length
@@ -69,7 +58,7 @@ export default defineSuite({
       const candidate = s.case({
         name: `${name}: TextBuffer`,
         setup: () => new TextBuffer({ text: trace.startContent }),
-        run: (buffer) => replayOnBuffer(trace, buffer),
+        run: (buffer) => replayOnTextBuffer(trace, buffer),
         check: (buffer) => {
           if (buffer.getText() !== trace.endContent) throw new Error(`${name}: replay differs`)
         },

@@ -13,7 +13,7 @@
 import { TextBuffer } from '@tandem/buffer'
 import { defineSuite } from '../../../bench/harness.js'
 import { newYText, replayOnYText } from '../../../bench/peers.js'
-import { loadTrace, TRACE_NAMES, type Trace } from '../../../bench/traces.js'
+import { loadTrace, replayOnTextBuffer, TRACE_NAMES, type Trace } from '../../../bench/traces.js'
 import { TextEditor } from '../src/index.js'
 
 const replayOnEditor = (trace: Trace, editor: TextEditor): TextEditor => {
@@ -31,15 +31,6 @@ const replayOnEditor = (trace: Trace, editor: TextEditor): TextEditor => {
     else selection.deleteSelectedText()
   }
   return editor
-}
-
-const replayOnBuffer = (trace: Trace, buffer: TextBuffer): TextBuffer => {
-  for (const patch of trace.patches) {
-    const start = buffer.positionForCharacterIndex(patch.pos)
-    const end = patch.del === 0 ? start : buffer.positionForCharacterIndex(patch.pos + patch.del)
-    buffer.setTextInRange([start, end], patch.text, { normalizeLineEndings: false })
-  }
-  return buffer
 }
 
 export default defineSuite({
@@ -72,7 +63,7 @@ export default defineSuite({
       const buffer = s.case({
         name: `${name}: TextBuffer`,
         setup: () => new TextBuffer({ text: trace.startContent }),
-        run: (buffer) => replayOnBuffer(trace, buffer),
+        run: (buffer) => replayOnTextBuffer(trace, buffer),
         check: (buffer) => {
           if (buffer.getText() !== trace.endContent) throw new Error(`${name}: buffer differs`)
         },
@@ -85,7 +76,7 @@ export default defineSuite({
       const listened = s.case({
         name: `${name}: TextBuffer of a TextEditor`,
         setup: () => new TextEditor({ text: trace.startContent }),
-        run: (editor) => replayOnBuffer(trace, editor.getBuffer()),
+        run: (editor) => replayOnTextBuffer(trace, editor.getBuffer()),
         check: (editor) => {
           if (editor.getText() !== trace.endContent) throw new Error(`${name}: buffer differs`)
         },

@@ -2,6 +2,7 @@ import type { MarkOptions } from '@tandem/buffer'
 import { Point, Range, type RangeLike } from '@tandem/text'
 import type { Clipboard, ClipboardMetadata } from './clipboard.js'
 import type { DisplayMarker } from './display-marker.js'
+import type { EditorEdits } from './editor-edits.js'
 import type { Selection } from './selection.js'
 
 /** Options every text-changing operation takes. */
@@ -39,41 +40,33 @@ export interface ClipboardPiece {
   fullLine?: boolean
 }
 
-/** What text-changing selection operations need of their editor. */
-export interface EditHost {
+/** What text-changing selection operations need of their editor: editor edits, and a few more. */
+export type EditHost = Pick<
+  EditorEdits,
+  | 'getTextInRange'
+  | 'indentLevelForLine'
+  | 'buildIndentString'
+  | 'getTabText'
+  | 'suggestedIndentForBufferRow'
+  | 'suggestedIndentForLineAtBufferRow'
+  | 'setIndentationForBufferRow'
+  | 'autoIndentBufferRow'
+  | 'autoIndentBufferRows'
+  | 'autoDecreaseIndentForBufferRow'
+  | 'toggleLineCommentsForBufferRows'
+  | 'screenRangeIsSelected'
+> & {
   isReadOnly(): boolean
   /** Reports a refused edit (read-only editor without `bypassReadOnly`). */
   didAttemptReadOnlyEdit(operation: string): void
-  getTextInRange(range: RangeLike): string
   getTabLength(): number
   getSoftTabs(): boolean
   getLastScreenRow(): number
   getClipboard(): Clipboard
-  indentLevelForLine(line: string): number
-  buildIndentString(level: number, column?: number): string
-  getTabText(): string
-  suggestedIndentForBufferRow(
-    row: number,
-    options?: { skipBlankLines?: boolean },
-  ): number | undefined
-  suggestedIndentForLineAtBufferRow(row: number, line: string): number | undefined
-  setIndentationForBufferRow(
-    row: number,
-    level: number,
-    options?: { preserveLeadingWhitespace?: boolean },
-  ): void
-  autoIndentBufferRow(
-    row: number,
-    options?: { preserveLeadingWhitespace?: boolean; skipBlankLines?: boolean },
-  ): void
-  autoIndentBufferRows(startRow: number, endRow: number): void
-  autoDecreaseIndentForBufferRow(row: number): void
-  toggleLineCommentsForBufferRows(startRow: number, endRow: number): void
   bufferRowsForScreenRows(startRow: number, endRow: number): number[]
   markBufferRange(range: RangeLike, options?: MarkOptions): DisplayMarker
   foldBufferRange(range: RangeLike): number
   clipScreenRange(range: RangeLike, options?: { skipSoftWrapIndentation?: boolean }): Range
-  screenRangeIsSelected(range: Range): boolean
   addSelectionForScreenRange(range: RangeLike): Selection
 }
 
