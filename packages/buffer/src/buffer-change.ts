@@ -39,3 +39,20 @@ export interface BufferChangeEvent {
 export interface BufferStoppedChangingEvent {
   readonly changes: readonly BufferChange[]
 }
+
+/**
+ * Follows the text edit by edit, as each is made, so that a layout built on the buffer (the
+ * display layer) is right at every moment of a transaction, as Atom's is. Local edits arrive
+ * one by one while the transaction runs; another peer's arrive as one sorted batch when its
+ * transaction is taken in.
+ *
+ * @example buffer.followEdits({ textDidChange: relayout, textDidReset: layOutAll, transactionDidEnd: flush })
+ */
+export interface EditFollower {
+  /** Edits just applied, sorted; `oldRange`s in the text before them, `newRange`s after. */
+  textDidChange(changes: readonly BufferChange[]): void
+  /** The whole text was read again (the Y.Text changed behind the buffer's back). */
+  textDidReset(): void
+  /** The transaction that made the edits is over; the buffer is about to report it. */
+  transactionDidEnd(): void
+}

@@ -7,6 +7,7 @@ export type {
   BufferChange,
   BufferChangeEvent,
   BufferStoppedChangingEvent,
+  EditFollower,
 } from './buffer-change.js'
 export type { FindMarkersParams } from './find-markers.js'
 export { ItemIndex, type TextChange } from './item-index.js'

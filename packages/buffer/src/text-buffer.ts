@@ -1,6 +1,6 @@
 import {
   CompositeDisposable,
-  type Disposable,
+  Disposable,
   Emitter,
   Point,
   type PointLike,
@@ -12,6 +12,7 @@ import type {
   BufferChange,
   BufferChangeEvent,
   BufferStoppedChangingEvent,
+  EditFollower,
 } from './buffer-change.js'
 import { ItemIndex, type TextChange } from './item-index.js'
 import { extentForText, normalizeLineEndings } from './line-endings.js'
@@ -69,6 +70,7 @@ export class TextBuffer {
   private readonly history: UndoHistory
   private readonly emitter = new Emitter<Events>()
   private readonly layers = new Map<number, MarkerLayer>()
+  private readonly followers = new Set<EditFollower>()
   private readonly subscriptions = new CompositeDisposable()
   private defaultLayer: MarkerLayer | null = null
   private nextLayerId = 1
@@ -450,6 +452,7 @@ export class TextBuffer {
     }
     this.history.didTransact(added)
     for (const layer of this.layers.values()) layer.flushUpdate()
+    this.endTransactionForFollowers()
     return result
   }
 
@@ -543,6 +546,20 @@ export class TextBuffer {
     return this.nextMarkerId++
   }
 
+  /**
+   * Has `follower` hear of every edit as it is made, before any event (see `EditFollower`).
+   *
+   * @example const subscription = buffer.followEdits(displayLayerFollower)
+   */
+  followEdits(follower: EditFollower): Disposable {
+    this.followers.add(follower)
+    return new Disposable(() => this.followers.delete(follower))
+  }
+
+  private endTransactionForFollowers(): void {
+    for (const follower of this.followers) follower.transactionDidEnd()
+  }
+
   /** Whether a `transact` call is running. */
   isTransacting(): boolean {
     return this.transactDepth > 0
@@ -618,20 +635,30 @@ export class TextBuffer {
         // Someone edited the Y.Text directly inside this buffer's transaction: read it again.
         this.lines = new LineStore(this.ytext.toString())
         this.textVersion++
+        for (const follower of this.followers) follower.textDidReset()
       }
     }
-    if (changes.length === 0) return
+    if (changes.length === 0) {
+      this.endTransactionForFollowers()
+      return
+    }
+    const wantsChanges = this.emitter.listenerCountForEventName('did-change') > 0
+    const wantsStop = this.emitter.listenerCountForEventName('did-stop-changing') > 0
+    let described: BufferChange[] | null = null
     if (!applied) {
       this.applyToLines(changes)
       this.textVersion++
       for (const layer of this.layers.values()) layer.applyChanges(changes, local)
+      if (this.followers.size > 0) {
+        described = this.describe(changes)
+        for (const follower of this.followers) follower.textDidChange(described)
+      }
     }
-    const wantsChanges = this.emitter.listenerCountForEventName('did-change') > 0
-    const wantsStop = this.emitter.listenerCountForEventName('did-stop-changing') > 0
+    this.endTransactionForFollowers()
     if (wantsChanges || wantsStop) {
-      const bufferChanges = this.describe(changes)
-      if (wantsChanges) this.emitDidChange(bufferChanges, local, transaction.origin)
-      if (wantsStop) this.scheduleStoppedChanging(bufferChanges)
+      described ??= this.describe(changes)
+      if (wantsChanges) this.emitDidChange(described, local, transaction.origin)
+      if (wantsStop) this.scheduleStoppedChanging(described)
     }
     if (this.markerEventsHeld === 0) {
       for (const layer of this.layers.values()) layer.emitChangeEvents()
@@ -698,6 +725,9 @@ export class TextBuffer {
     const clock = Y.getState(this.doc.store, client)
     if (end > start) this.ytext.delete(start, end - start)
     if (text !== '') this.ytext.insert(start, text)
+    const following = this.followers.size > 0
+    const startPoint = following ? this.pointAt(start) : Point.ZERO
+    const oldEndPoint = following && end > start ? this.pointAt(end) : startPoint
     const oldText = this.lines.splice(start, end - start, text)
     const change: TextChange = {
       oldStart: start,
@@ -713,6 +743,15 @@ export class TextBuffer {
     if (this.layers.size > 0) {
       const changes = [change]
       for (const layer of this.layers.values()) layer.applyChanges(changes, true, true)
+    }
+    if (following) {
+      const described: BufferChange = {
+        oldRange: new Range(startPoint, oldEndPoint),
+        newRange: new Range(startPoint, startPoint.traverse(extentForText(text))),
+        oldText,
+        newText: text,
+      }
+      for (const follower of this.followers) follower.textDidChange([described])
     }
   }
 

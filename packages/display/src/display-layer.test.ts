@@ -245,6 +245,48 @@ describe('DisplayLayer: events and errors', () => {
     ])
   })
 
+  it('is right in the middle of a transaction and reports its rows once, at the end', () => {
+    const buffer = new TextBuffer('aaaa\nbbbb\ncccc\ndddd')
+    const display = new DisplayLayer(buffer, { softWrapColumn: 6 })
+    const reports: string[][] = []
+    display.onDidChange((changes) =>
+      reports.push(changes.map((c) => `${c.oldRange} -> ${c.newRange}`)),
+    )
+    const seenInside: number[][] = []
+    buffer.transact(() => {
+      buffer.insert([3, 4], ' dddd dddd')
+      seenInside.push(pt(display.translateBufferPosition([3, 14])))
+      buffer.insert([0, 0], 'aaaa ')
+      seenInside.push(pt(display.translateBufferPosition([3, 14])))
+      expect(reports).toEqual([])
+    })
+    expect(seenInside).toEqual([
+      [5, 4],
+      [6, 4],
+    ])
+    expect(texts(display)).toEqual(['aaaa ', 'aaaa', 'bbbb', 'cccc', 'dddd ', 'dddd ', 'dddd'])
+    expect(reports).toEqual([
+      ['[(0, 0) - (1, 0)] -> [(0, 0) - (2, 0)]', '[(3, 0) - (4, 0)] -> [(4, 0) - (7, 0)]'],
+    ])
+  })
+
+  it('takes in a remote transaction as one batch and reports it once', () => {
+    const local = new TextBuffer('one\ntwo\nthree')
+    const remote = new TextBuffer({ doc: new Y.Doc() })
+    Y.applyUpdate(remote.doc, Y.encodeStateAsUpdate(local.doc))
+    const display = new DisplayLayer(local, { softWrapColumn: 4 })
+    const reports: number[] = []
+    display.onDidChange((changes) => reports.push(changes.length))
+    remote.transact(() => {
+      remote.insert([2, 5], ' four')
+      remote.insert([0, 0], 'zero ')
+    })
+    Y.applyUpdate(local.doc, Y.encodeStateAsUpdate(remote.doc, Y.encodeStateVector(local.doc)))
+    expect(texts(display)).toEqual(['zero', ' one', 'two', 'thre', 'e ', 'four'])
+    expect(reports).toEqual([2])
+    display.checkInvariants()
+  })
+
   it('rejects bad settings and positions with errors naming them', () => {
     const buffer = new TextBuffer('abc')
     expect(() => new DisplayLayer(buffer, { tabLength: 0 })).toThrow(/tabLength/)

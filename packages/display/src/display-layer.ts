@@ -8,7 +8,7 @@
  * under it. Folds are markers on a buffer marker layer, so they follow remote edits, and a
  * change that overlaps a fold's inside removes it.
  */
-import type { Marker, MarkerLayer, TextBuffer } from '@tandem/buffer'
+import type { BufferChange, Marker, MarkerLayer, TextBuffer } from '@tandem/buffer'
 import {
   CompositeDisposable,
   type Disposable,
@@ -22,6 +22,7 @@ import { isCharacterPair, isWrapBoundary, ratioForCharacter } from './characters
 import { type CollectedFolds, collectFolds } from './folds.js'
 import { type LayoutSettings, type LineSource, layoutRegion, type RegionLayout } from './region.js'
 import { type FoundRegion, RegionTree } from './region-tree.js'
+import { RowChanges } from './row-changes.js'
 import { type ScreenLine, screenLinesOfRegion } from './screen-lines.js'
 import {
   bufferToScreen,
@@ -75,13 +76,6 @@ interface Events {
   'did-remap': undefined
 }
 
-/** A span of regions replaced by a relayout, in old screen rows, with its new row count. */
-interface ReplacedRows {
-  readonly oldStart: number
-  readonly oldCount: number
-  readonly newCount: number
-}
-
 type Settings = LayoutSettings & { readonly atomicSoftTabs: boolean }
 
 /**
@@ -99,6 +93,8 @@ export class DisplayLayer {
   private readonly emitter = new Emitter<Events>()
   private readonly subscriptions = new CompositeDisposable()
   private destroyed = false
+  /** Screen rows replaced since `did-change` last reported. */
+  private readonly pendingChanges = new RowChanges()
   /** The buffer's lines as the layout reads them. */
   private readonly lines: LineSource
 
@@ -112,7 +108,15 @@ export class DisplayLayer {
       options.foldLayer ??
       buffer.addMarkerLayer({ maintainHistory: false, destroyInvalidatedMarkers: true })
     this.layOutAll()
-    this.subscriptions.add(buffer.onDidChange((event) => this.bufferDidChange(event.changes)))
+    // The layout follows each edit as it is made, so screen positions read in the middle of a
+    // transaction are right; `did-change` waits for the transaction's end, as in Atom.
+    this.subscriptions.add(
+      buffer.followEdits({
+        textDidChange: (changes) => this.bufferDidChange(changes),
+        textDidReset: () => this.relayoutEverything(),
+        transactionDidEnd: () => this.emitPendingChanges(),
+      }),
+    )
   }
 
   // Settings
@@ -140,11 +144,10 @@ export class DisplayLayer {
       (key) => next[key] !== this.settings[key],
     )
     if (!changed) return
-    const oldRows = this.tree.screenRowCount
     this.settings = next
-    this.layOutAll()
+    this.relayoutEverything()
     this.emitter.emit('did-reset')
-    this.emitChanges([{ oldStart: 0, oldCount: oldRows, newCount: this.tree.screenRowCount }])
+    this.reportChanges()
     this.emitter.emit('did-remap')
   }
 
@@ -350,7 +353,8 @@ export class DisplayLayer {
     const marker = this.foldLayer.markRange(bufferRange, { invalidate: 'overlap', exclusive: true })
     if (containing.length === 0) {
       const folded = marker.getRange()
-      this.emitChanges([this.layOutRows(folded.start.row, folded.end.row + 1)])
+      this.layOutRows(folded.start.row, folded.end.row + 1)
+      this.reportChanges()
       this.emitter.emit('did-remap')
     }
     return marker.id
@@ -488,7 +492,8 @@ export class DisplayLayer {
       endRow = Math.max(endRow, range.end.row)
     }
     for (const marker of markers) marker.destroy()
-    this.emitChanges([this.layOutRows(startRow, endRow + 1)])
+    this.layOutRows(startRow, endRow + 1)
+    this.reportChanges()
     this.emitter.emit('did-remap')
     return ranges
   }
@@ -506,9 +511,16 @@ export class DisplayLayer {
     this.tree.reset(layouts)
   }
 
+  /** Lays out everything again, noting every screen row as replaced. */
+  private relayoutEverything(): void {
+    const oldRows = this.tree.screenRowCount
+    this.layOutAll()
+    this.pendingChanges.splice(0, oldRows, this.tree.screenRowCount)
+  }
+
   /** Lays out the regions holding buffer rows [`startRow`, `endRow`) again (text unchanged). */
-  private layOutRows(startRow: number, endRow: number): ReplacedRows {
-    return this.relayout(startRow, endRow, 0, 0)
+  private layOutRows(startRow: number, endRow: number): void {
+    this.relayout(startRow, endRow, 0, 0)
   }
 
   /**
@@ -521,7 +533,7 @@ export class DisplayLayer {
     endRow: number,
     shiftBefore: number,
     shiftAfter: number,
-  ): ReplacedRows {
+  ): void {
     const first = this.tree.findByBufferRow(startRow)
     const last = this.tree.findByBufferRow(Math.max(startRow, endRow - 1))
     const oldStart = first.bufferRow
@@ -552,15 +564,11 @@ export class DisplayLayer {
       oldScreenEnd = covered.screenRow + covered.layout.lengths.length
     }
     this.tree.replace(oldStart, oldEnd, layouts)
-    return {
-      oldStart: oldScreenStart,
-      oldCount: oldScreenEnd - oldScreenStart,
-      newCount: newScreenRows,
-    }
+    this.pendingChanges.splice(oldScreenStart, oldScreenEnd - oldScreenStart, newScreenRows)
   }
 
   /** Lays out what buffer changes touched; `changes` are sorted, in old and new rows. */
-  private bufferDidChange(changes: readonly { oldRange: Range; newRange: Range }[]): void {
+  private bufferDidChange(changes: readonly BufferChange[]): void {
     if (this.destroyed || changes.length === 0) return
     // Changes in one region are laid out together; spans are taken last first, so the rows
     // before each one are still as they were.
@@ -582,26 +590,25 @@ export class DisplayLayer {
         spans.push(span)
       }
     }
-    const replaced: ReplacedRows[] = []
     for (let i = spans.length - 1; i >= 0; i--) {
       const span = spans[i]!
-      replaced.push(this.relayout(span.start, span.end, span.shiftBefore, span.shiftAfter))
+      this.relayout(span.start, span.end, span.shiftBefore, span.shiftAfter)
     }
-    this.emitChanges(replaced.reverse())
   }
 
-  private emitChanges(replaced: readonly ReplacedRows[]): void {
+  /** Reports replaced rows now, unless a buffer transaction is running (it reports at its end). */
+  private reportChanges(): void {
+    if (!this.buffer.isTransacting()) this.emitPendingChanges()
+  }
+
+  private emitPendingChanges(): void {
+    if (this.destroyed || this.pendingChanges.isEmpty()) return
+    const runs = this.pendingChanges.take()
     if (this.emitter.listenerCountForEventName('did-change') === 0) return
-    let shift = 0
-    const changes: DisplayChange[] = []
-    for (const { oldStart, oldCount, newCount } of replaced) {
-      const newStart = oldStart + shift
-      changes.push({
-        oldRange: new Range(new Point(oldStart, 0), new Point(oldStart + oldCount, 0)),
-        newRange: new Range(new Point(newStart, 0), new Point(newStart + newCount, 0)),
-      })
-      shift += newCount - oldCount
-    }
+    const changes: DisplayChange[] = runs.map((run) => ({
+      oldRange: new Range(new Point(run.oldStart, 0), new Point(run.oldEnd, 0)),
+      newRange: new Range(new Point(run.newStart, 0), new Point(run.newEnd, 0)),
+    }))
     this.emitter.emit('did-change', changes)
   }
 

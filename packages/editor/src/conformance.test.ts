@@ -30,8 +30,6 @@ const REQUIRED_FAMILIES = new Set([
 
 const SURROGATE_HALVES =
   'deliberate difference: Atom deletes half of a surrogate pair; Tandem never writes half a pair (Yjs would turn it into U+FFFD)'
-const SCREEN_INSIDE_EDIT =
-  'gap: events fired inside an edit report screen positions from before the display layer took the edit in'
 const TEXT_CHANGED_FLAG = 'gap: textChanged differs on a cursor event after an undo or paste'
 const UNDO_SELECTIONS = 'gap: undo/redo restores selections or text differently from Atom here'
 
@@ -39,16 +37,6 @@ const UNDO_SELECTIONS = 'gap: undo/redo restores selections or text differently 
 const KNOWN_GAPS: Readonly<Record<string, string>> = {
   'edit-3-0125': SURROGATE_HALVES,
   'multi-5-0297': SURROGATE_HALVES,
-  'edit-3-0025': SCREEN_INSIDE_EDIT,
-  'edit-3-0113': SCREEN_INSIDE_EDIT,
-  'edit-3-0185': SCREEN_INSIDE_EDIT,
-  'edit-3-0283': SCREEN_INSIDE_EDIT,
-  'multi-5-0071': SCREEN_INSIDE_EDIT,
-  'mixed-8-0060': SCREEN_INSIDE_EDIT,
-  'mixed-8-0095': SCREEN_INSIDE_EDIT,
-  'mixed-8-0103': SCREEN_INSIDE_EDIT,
-  'mixed-8-0115': SCREEN_INSIDE_EDIT,
-  'mixed-8-0146': SCREEN_INSIDE_EDIT,
   'mixed-8-0035': TEXT_CHANGED_FLAG,
   'mixed-8-0081': TEXT_CHANGED_FLAG,
   'mixed-8-0089': TEXT_CHANGED_FLAG,
