@@ -31,7 +31,8 @@ const checkLines = (buffer: TextBuffer, context: string) => {
 
 const ALPHABET = ['a', 'b', ' ', '\n', '\r\n', '\r', '\u{1F600}', 'xyz', '\t']
 
-const randomEdit = (random: Random, buffer: TextBuffer) => {
+/** A random edit; undo and redo only outside transactions (they refuse to run inside). */
+const randomEdit = (random: Random, buffer: TextBuffer, inTransaction = false) => {
   const end = buffer.getEndPosition()
   const point = () => {
     const row = random.int(0, end.row)
@@ -46,6 +47,8 @@ const randomEdit = (random: Random, buffer: TextBuffer) => {
     buffer.delete(new Range(point(), point()))
   } else if (roll < 0.9) {
     buffer.setTextInRange(new Range(point(), point()), random.string(random.int(1, 3), ALPHABET))
+  } else if (inTransaction) {
+    buffer.insert(point(), 'a')
   } else if (roll < 0.95) {
     buffer.undo()
   } else {
@@ -274,7 +277,7 @@ describe('TextBuffer: reading and editing', () => {
         if (random.chance(0.6)) {
           if (random.chance(0.2)) {
             buffer.transact(() => {
-              for (let k = random.int(1, 3); k > 0; k--) randomEdit(random, buffer)
+              for (let k = random.int(1, 3); k > 0; k--) randomEdit(random, buffer, true)
             })
           } else {
             randomEdit(random, buffer)
@@ -319,6 +322,42 @@ describe('TextBuffer: undo', () => {
     expect(b!.undo()).toBe(true)
     network.flush()
     expect(a!.getText()).toBe('hello, world')
+  })
+
+  it('makes a step of an edit that changes nothing, as Atom does, and undoes it alone', () => {
+    const buffer = new TextBuffer('')
+    buffer.insert([0, 0], 'é')
+    buffer.insert([0, 1], '')
+    expect(buffer.undo()).toBe(true)
+    expect(buffer.getText()).toBe('é')
+    expect(buffer.undo()).toBe(true)
+    expect(buffer.getText()).toBe('')
+    expect(buffer.redo()).toBe(true)
+    expect(buffer.redo()).toBe(true)
+    expect(buffer.getText()).toBe('é')
+    expect(buffer.undo()).toBe(true)
+    expect(buffer.getText()).toBe('é')
+  })
+
+  it('refuses undo, redo and reverting inside a transaction, changing nothing', () => {
+    const buffer = new TextBuffer('abc')
+    buffer.insert([0, 3], 'd')
+    const checkpoint = buffer.createCheckpoint()
+    for (const operation of [
+      () => buffer.undo(),
+      () => buffer.redo(),
+      () => buffer.revertToCheckpoint(checkpoint),
+    ]) {
+      expect(() =>
+        buffer.transact(() => {
+          buffer.insert([0, 0], '>')
+          operation()
+        }),
+      ).toThrow(/inside transact/)
+      expect(buffer.getText()).toBe('abcd')
+    }
+    expect(buffer.undo()).toBe(true)
+    expect(buffer.getText()).toBe('abc')
   })
 
   it('groups, checkpoints and reverts as Atom does', () => {

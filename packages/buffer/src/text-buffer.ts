@@ -79,6 +79,8 @@ export class TextBuffer {
   private transactDepth = 0
   /** Local edits made by the running transaction (see `edit`). */
   private editsInTransaction = 0
+  /** Whether the running transaction replaced nothing with nothing somewhere (see `transact`). */
+  private emptyEditInTransaction = false
   /** Undo and redo steps under way: their marker change events wait until they end. */
   private markerEventsHeld = 0
   /** The running transaction's edit, while it has made exactly one. */
@@ -300,11 +302,13 @@ export class TextBuffer {
       end = this.offsetOfClipped(oldRange.end)
       if (splitsPairAt(this.lines, oldRange.end)) end += 1
     }
-    if (start !== end || text !== '') {
-      this.transact(() => this.edit(start, end, text))
-      // As in Atom, a skipped undo step is folded into the one before it.
-      if (options.undo === 'skip' && this.transactDepth === 0) this.history.groupLastChanges()
-    }
+    // As in Atom, even an edit that replaces nothing with nothing makes an undo step.
+    this.transact(() => {
+      if (start !== end || text !== '') this.edit(start, end, text)
+      else this.emptyEditInTransaction = true
+    })
+    // As in Atom, a skipped undo step is folded into the one before it.
+    if (options.undo === 'skip' && this.transactDepth === 0) this.history.groupLastChanges()
     return new Range(startPoint, startPoint.traverse(extentForText(text)))
   }
 
@@ -423,6 +427,7 @@ export class TextBuffer {
     if (this.transactDepth > 0) return fn()
     const topBefore = this.history.top()
     this.history.willTransact(groupingInterval)
+    this.emptyEditInTransaction = false
     this.transactDepth++
     let result!: T
     let failure: unknown = null
@@ -439,6 +444,10 @@ export class TextBuffer {
     } finally {
       this.transactDepth--
     }
+    if (this.emptyEditInTransaction && !failed && this.history.top() === topBefore) {
+      this.history.recordEmpty()
+    }
+    this.emptyEditInTransaction = false
     const top = this.history.top()
     const added = top !== topBefore ? top : null
     if (failed) {
@@ -458,13 +467,18 @@ export class TextBuffer {
 
   // Undo
 
-  /** Reverts this buffer's last change (never another peer's). Returns false when there is none. */
+  /**
+   * Reverts this buffer's last change (never another peer's). Returns false when there is
+   * none. Throws when called inside `transact` (the text would change behind its edits).
+   */
   undo(): boolean {
+    this.assertOutsideTransaction('undo')
     return this.reportingMarkersAfter(() => this.history.undo())
   }
 
-  /** Re-applies the last undone change. Returns false when there is none. */
+  /** Re-applies the last undone change. Returns false when there is none. Not inside `transact`. */
   redo(): boolean {
+    this.assertOutsideTransaction('redo')
     return this.reportingMarkersAfter(() => this.history.redo())
   }
 
@@ -475,7 +489,14 @@ export class TextBuffer {
 
   /** Undoes every change since the checkpoint, dropping them from the history. */
   revertToCheckpoint(checkpoint: number): boolean {
+    this.assertOutsideTransaction('revertToCheckpoint')
     return this.history.revertToCheckpoint(checkpoint)
+  }
+
+  private assertOutsideTransaction(operation: string): void {
+    if (this.transactDepth > 0) {
+      throw new Error(`${operation}() cannot run inside transact(): call it once transact returns`)
+    }
   }
 
   /** Merges the changes since the checkpoint into one undo step. */
@@ -631,6 +652,7 @@ export class TextBuffer {
     if (transaction.origin === this) this.history.record(transaction, this.tookInSoleEdit)
     if (applied) {
       for (const layer of this.layers.values()) layer.anchorMovedMarkers()
+      if (transaction.origin === this) this.history.captureAfter()
       if (this.lines.length !== this.index.length) {
         // Someone edited the Y.Text directly inside this buffer's transaction: read it again.
         this.lines = new LineStore(this.ytext.toString())

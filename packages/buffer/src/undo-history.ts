@@ -85,6 +85,7 @@ export class UndoHistory {
   private readonly checkpoints = new Map<number, Checkpoint>()
   private nextCheckpointId = 1
   private pendingBefore: States | null = null
+  private pendingAfter: States | null = null
   private pendingGroupingInterval = 0
   /** Steps dropped from the bottom of the undo stack so far. */
   private dropped = 0
@@ -109,8 +110,6 @@ export class UndoHistory {
    * `onlyLocalClient` tells that only this document's own client inserted anything.
    */
   record(transaction: Y.Transaction, onlyLocalClient = false): void {
-    const manager = this.manager
-    if (manager.redoStack.length > 0) manager.clear(false, true)
     const client = transaction.doc.clientID
     const fromClock = transaction.beforeState.get(client) ?? 0
     const toClock = transaction.afterState.get(client) ?? 0
@@ -118,6 +117,13 @@ export class UndoHistory {
     if (!onlyLocalClient && !onlyClientGrew(transaction, client))
       step.insertions = insertionsOf(transaction)
     if (transaction.deleteSet.clients.size > 0) keepDeletedItems(transaction)
+    this.push(step)
+  }
+
+  /** Puts a new step on the undo stack, with the state from before it; forgets the redo history. */
+  private push(step: LocalStep): void {
+    const manager = this.manager
+    if (manager.redoStack.length > 0) manager.clear(false, true)
     if (this.providers.size > 0) step.meta.set(BEFORE, this.pendingBefore ?? this.capture())
     const stack = manager.undoStack
     stack.push(step as unknown as StackItem)
@@ -125,6 +131,14 @@ export class UndoHistory {
       stack.shift()
       this.dropped++
     }
+  }
+
+  /**
+   * Records a step that changed nothing, as Atom does for an edit that replaced nothing with
+   * nothing (pasting an empty clipboard): undoing it only puts the saved state back.
+   */
+  recordEmpty(): void {
+    this.push(new LocalStep(Y.createDeleteSet(), 0, 0, 0))
   }
 
   /** Registers state to save with each step; dispose to stop. */
@@ -139,11 +153,21 @@ export class UndoHistory {
     this.pendingGroupingInterval = groupingInterval
   }
 
+  /**
+   * Saves the state to restore on redo, as the transaction's edits left it: called once the
+   * text has taken them in, before anyone hears of them (and so before selections merge).
+   */
+  captureAfter(): void {
+    this.pendingAfter = this.providers.size > 0 ? this.capture() : null
+  }
+
   /** Called after a local transaction ended. Merges it into the previous step if still groupable. */
   didTransact(stepAdded: StackItem | null): void {
+    const after = this.pendingAfter
     this.pendingBefore = null
+    this.pendingAfter = null
     if (stepAdded === null) return
-    if (this.providers.size > 0) stepAdded.meta.set(AFTER, this.capture())
+    if (this.providers.size > 0) stepAdded.meta.set(AFTER, after ?? this.capture())
     const stack = this.manager.undoStack
     const previous = stack[stack.length - 2]
     if (this.pendingGroupingInterval === 0) return
@@ -165,6 +189,13 @@ export class UndoHistory {
 
   /** Reverts the last local step and restores the state from before it. */
   undo(): boolean {
+    const { undoStack, redoStack } = this.manager
+    if (isEmptyStep(undoStack[undoStack.length - 1])) {
+      const step = undoStack.pop()!
+      redoStack.push(step)
+      this.restore(step.meta.get(BEFORE) as States | undefined)
+      return true
+    }
     const redoDepth = this.manager.redoStack.length
     const item = this.manager.undo()
     if (item === null) return false
@@ -176,6 +207,13 @@ export class UndoHistory {
 
   /** Applies the last undone step again and restores the state from after it. */
   redo(): boolean {
+    const { undoStack, redoStack } = this.manager
+    if (isEmptyStep(redoStack[redoStack.length - 1])) {
+      const step = redoStack.pop()!
+      undoStack.push(step)
+      this.restore(step.meta.get(AFTER) as States | undefined)
+      return true
+    }
     const undoDepth = this.manager.undoStack.length
     const item = this.manager.redo()
     if (item === null) return false
@@ -289,6 +327,10 @@ export class UndoHistory {
       target.meta.set(GROUPABLE_UNTIL, top.meta.get(GROUPABLE_UNTIL))
   }
 }
+
+/** Whether `step` inserts and deletes nothing (Yjs would skip it: it is handled here). */
+const isEmptyStep = (step: StackItem | undefined): step is StackItem =>
+  step !== undefined && step.insertions.clients.size === 0 && step.deletions.clients.size === 0
 
 const copyMeta = (from: StackItem, to: StackItem): void => {
   for (const [key, value] of from.meta) to.meta.set(key, value)

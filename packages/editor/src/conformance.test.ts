@@ -16,7 +16,7 @@ import {
 } from './testing/conformance.js'
 
 const FAMILIES = ['cursor', 'select', 'edit', 'screen', 'multi', 'readonly', 'lang', 'mixed']
-// Every case of these families must pass at all levels, except the known gaps below. The
+// Every case of these families must pass at all levels, except the deliberate differences below. The
 // `lang` family waits for real language support and is counted only.
 const REQUIRED_FAMILIES = new Set([
   'cursor',
@@ -30,23 +30,19 @@ const REQUIRED_FAMILIES = new Set([
 
 const SURROGATE_HALVES =
   'deliberate difference: Atom deletes half of a surrogate pair; Tandem never writes half a pair (Yjs would turn it into U+FFFD)'
-const TEXT_CHANGED_FLAG = 'gap: textChanged differs on a cursor event after an undo or paste'
-const UNDO_SELECTIONS = 'gap: undo/redo restores selections or text differently from Atom here'
+const RESTORED_MARKER_EVENTS =
+  'deliberate difference: Atom stops reporting text-driven moves of a selection that undo or redo brought back; Tandem reports them'
 
-/** Cases that fail today, skipped with the reason (docs/conformance.md lists them). */
-const KNOWN_GAPS: Readonly<Record<string, string>> = {
+/** Cases where Tandem differs from Atom on purpose, skipped with the reason (docs/conformance.md lists them). */
+const DELIBERATE_DIFFERENCES: Readonly<Record<string, string>> = {
   'edit-3-0125': SURROGATE_HALVES,
   'multi-5-0297': SURROGATE_HALVES,
-  'mixed-8-0035': TEXT_CHANGED_FLAG,
-  'mixed-8-0081': TEXT_CHANGED_FLAG,
-  'mixed-8-0089': TEXT_CHANGED_FLAG,
-  'mixed-8-0111': TEXT_CHANGED_FLAG,
-  'mixed-8-0004': UNDO_SELECTIONS,
-  'mixed-8-0009': UNDO_SELECTIONS,
-  'mixed-8-0058': UNDO_SELECTIONS,
-  'mixed-8-0084': UNDO_SELECTIONS,
-  'mixed-8-0114': UNDO_SELECTIONS,
-  'mixed-8-0142': UNDO_SELECTIONS,
+  'mixed-8-0035': RESTORED_MARKER_EVENTS,
+  'mixed-8-0058': RESTORED_MARKER_EVENTS,
+  'mixed-8-0081': RESTORED_MARKER_EVENTS,
+  'mixed-8-0089': RESTORED_MARKER_EVENTS,
+  'mixed-8-0111': RESTORED_MARKER_EVENTS,
+  'mixed-8-0114': RESTORED_MARKER_EVENTS,
 }
 const ALL_LEVELS = { 1: true, 2: true, 3: true }
 const RUN_TIMEOUT = 60_000
@@ -84,7 +80,7 @@ const describeRequiredFamily = (family: string, cases: readonly ConformanceCase[
     }, RUN_TIMEOUT)
 
     for (const testCase of cases) {
-      const gap = KNOWN_GAPS[testCase.name]
+      const gap = DELIBERATE_DIFFERENCES[testCase.name]
       if (gap !== undefined && onlyCase === undefined) {
         it.skip(`${testCase.name} (${gap})`, () => {})
         continue

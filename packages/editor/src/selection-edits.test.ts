@@ -153,6 +153,58 @@ describe('Undo and redo with selections', () => {
     ])
   })
 
+  it('redo restores the selections as the edit left them, before they merged', () => {
+    const editor = new TextEditor({ text: 'abcd' })
+    editor.setSelectedBufferRanges([
+      [
+        [0, 0],
+        [0, 2],
+      ],
+      [
+        [0, 3],
+        [0, 3],
+      ],
+    ])
+    editor.getCursors()[1]!.moveLeft()
+    editor.getSelections()[0]!.deleteSelectedText()
+    expect(editor.getCursors()).toHaveLength(1)
+    editor.undo()
+    expect(editor.getText()).toBe('abcd')
+    expect(editor.getCursors()).toHaveLength(2)
+    editor.redo()
+    expect(editor.getText()).toBe('cd')
+    expect(editor.getCursorBufferPositions().map((p) => p.toArray())).toEqual([
+      [0, 0],
+      [0, 0],
+    ])
+  })
+
+  it('makes an undo step of an empty insertion that puts the selections back', () => {
+    const editor = new TextEditor({ text: 'abc' })
+    editor.setCursorBufferPosition([0, 1])
+    editor.insertText('')
+    editor.setCursorBufferPosition([0, 3])
+    editor.undo()
+    expect(editor.getText()).toBe('abc')
+    expect(editor.getCursorBufferPosition().toArray()).toEqual([0, 1])
+  })
+
+  it('a selection brought back by undo reports the moves later edits cause', () => {
+    const editor = new TextEditor({ text: 'abc\ndef' })
+    editor.addCursorAtBufferPosition([1, 1])
+    editor.insertText('x')
+    editor.setCursorBufferPosition([0, 0])
+    expect(editor.getCursors()).toHaveLength(1)
+    editor.undo()
+    const restored = editor.getCursors().find((cursor) => cursor.getBufferRow() === 1)!
+    const moves: string[] = []
+    restored.onDidChangePosition(({ newBufferPosition, textChanged }) =>
+      moves.push(`${newBufferPosition} ${textChanged}`),
+    )
+    editor.getBuffer().insert([0, 0], 'new line\n')
+    expect(moves).toEqual(['(2, 1) true'])
+  })
+
   it("never undoes a remote peer's change, and restores selections on the text after remote edits", () => {
     const { a, b } = pair('one two three')
     a.setSelectedBufferRange([

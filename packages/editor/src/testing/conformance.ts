@@ -603,6 +603,8 @@ interface StepRecord {
   step: number
   label: string
   checks: Check[]
+  /** Every event of the step, expected and fired, for traces of failing event checks. */
+  events?: { expected: readonly RecordedEvent[]; actual: readonly RecordedEvent[] }
   /** Set when the editor threw or lacked a method, which ends the case. */
   error?: string
 }
@@ -693,7 +695,12 @@ const executeCase = (testCase: ConformanceCase, observe: StepObserver = () => {}
     const expected = expect.steps[i]
     if (expected === undefined)
       throw new Error(`${testCase.name}: step ${i + 1} has no expectation`)
-    report({ step: i + 1, label, checks: compareStep(expected, performed.value) })
+    report({
+      step: i + 1,
+      label,
+      checks: compareStep(expected, performed.value),
+      events: { expected: expected.events, actual: performed.value.events },
+    })
   }
   return log
 }
@@ -739,6 +746,13 @@ export function traceCase(testCase: ConformanceCase): string {
           ? `  ok      ${c.field}: ${json(c.actual)}`
           : `  FAIL(${c.level}) ${c.field}:\n      expected ${json(c.expected)}\n      actual   ${json(c.actual)}`,
       )
+    }
+    const eventsFail = record.checks.some((c) => !c.equal && c.field.startsWith('event '))
+    if (eventsFail && record.events !== undefined) {
+      lines.push('  every event, expected:')
+      for (const event of record.events.expected) lines.push(`      ${json(event)}`)
+      lines.push('  every event, fired:')
+      for (const event of record.events.actual) lines.push(`      ${json(event)}`)
     }
   })
   const verdicts = ([1, 2, 3] as const).map((level) => {
