@@ -83,10 +83,10 @@ export class TextBuffer {
   private emptyEditInTransaction = false
   /** Undo and redo steps under way: their marker change events wait until they end. */
   private markerEventsHeld = 0
-  /** The running transaction's edit, while it has made exactly one. */
-  private soleEdit: LocalEdit | null = null
-  /** Whether the last transaction taken in held nothing but one edit through this buffer. */
-  private tookInSoleEdit = false
+  /** The running transaction's edits, while it has made them in one call (`edit` or `editMany`). */
+  private soleBatch: LocalBatch | null = null
+  /** Whether the last transaction taken in held nothing but one batch of edits through this buffer. */
+  private tookInSoleBatch = false
   private destroyed = false
   private readonly stoppedChangingDelay: number
   private stoppedChangingTimer: ReturnType<typeof setTimeout> | null = null
@@ -282,6 +282,65 @@ export class TextBuffer {
    * @example buffer.setTextInRange([[0, 0], [0, 5]], 'howdy') // => [(0, 0) - (0, 5)]
    */
   setTextInRange(range: RangeLike, text: string, options: SetTextOptions = {}): Range {
+    const edit = this.prepareEdit(range, text, options)
+    // As in Atom, even an edit that replaces nothing with nothing makes an undo step.
+    this.transact(() => {
+      if (edit.start !== edit.end || edit.text !== '') this.edit(edit.start, edit.end, edit.text)
+      else this.emptyEditInTransaction = true
+    })
+    // As in Atom, a skipped undo step is folded into the one before it.
+    if (options.undo === 'skip' && this.transactDepth === 0) this.history.groupLastChanges()
+    return new Range(edit.startPoint, edit.startPoint.traverse(extentForText(edit.text)))
+  }
+
+  /**
+   * Replaces the text in each of `ranges` (clipped) with `text`, as one transaction: what
+   * `setTextInRange` on each range in turn would do, with every range given in the text as it
+   * is before the call, at the cost of one edit for all of them. The ranges must be sorted and
+   * apart (an edit's end before the next one's start), else a `RangeError`. Returns the
+   * ranges of the new text, in the text after the call.
+   *
+   * @example buffer.setTextInRanges([[[0, 1], [0, 1]], [[2, 1], [2, 1]]], 'x') // types at two places
+   */
+  setTextInRanges(
+    ranges: readonly RangeLike[],
+    text: string,
+    options: SetTextOptions = {},
+  ): Range[] {
+    const edits = ranges.map((range) => this.prepareEdit(range, text, options))
+    for (let i = 1; i < edits.length; i++) {
+      if (edits[i]!.start <= edits[i - 1]!.end) {
+        throw new RangeError(`setTextInRanges: range ${i} is not after range ${i - 1}`)
+      }
+    }
+    this.transact(() => {
+      const real = edits.filter((edit) => edit.start !== edit.end || edit.text !== '')
+      if (real.length < edits.length) this.emptyEditInTransaction = true
+      if (real.length > 0) this.editMany(real)
+    })
+    if (options.undo === 'skip' && this.transactDepth === 0) this.history.groupLastChanges()
+    // Rows and columns after the call: each edit moves the ones after it on its last row.
+    const result: Range[] = []
+    let rowShift = 0
+    let columnShiftRow = -1
+    let columnShift = 0
+    for (const edit of edits) {
+      const { startPoint } = edit
+      const oldEnd = edit.endPoint
+      const column =
+        startPoint.row === columnShiftRow ? startPoint.column + columnShift : startPoint.column
+      const start = new Point(startPoint.row + rowShift, column)
+      const end = start.traverse(extentForText(edit.text))
+      result.push(new Range(start, end))
+      rowShift = end.row - oldEnd.row
+      columnShiftRow = oldEnd.row
+      columnShift = end.column - oldEnd.column
+    }
+    return result
+  }
+
+  /** Checks and clips an edit's range and adjusts its text, as `setTextInRange` takes it. */
+  private prepareEdit(range: RangeLike, text: string, options: SetTextOptions): PreparedEdit {
     if (typeof text !== 'string') throw new TypeError(`text must be a string, got ${typeof text}`)
     const oldRange = this.clipRange(range)
     if (options.normalizeLineEndings ?? true) {
@@ -298,18 +357,16 @@ export class TextBuffer {
     }
     const start = this.offsetOfClipped(startPoint)
     let end = start
+    let endPoint = startPoint
     if (!oldRange.isEmpty()) {
       end = this.offsetOfClipped(oldRange.end)
-      if (splitsPairAt(this.lines, oldRange.end)) end += 1
+      endPoint = oldRange.end
+      if (splitsPairAt(this.lines, oldRange.end)) {
+        end += 1
+        endPoint = new Point(endPoint.row, endPoint.column + 1)
+      }
     }
-    // As in Atom, even an edit that replaces nothing with nothing makes an undo step.
-    this.transact(() => {
-      if (start !== end || text !== '') this.edit(start, end, text)
-      else this.emptyEditInTransaction = true
-    })
-    // As in Atom, a skipped undo step is folded into the one before it.
-    if (options.undo === 'skip' && this.transactDepth === 0) this.history.groupLastChanges()
-    return new Range(startPoint, startPoint.traverse(extentForText(text)))
+    return { startPoint, endPoint, start, end, text }
   }
 
   /** Replaces the whole text. */
@@ -649,7 +706,7 @@ export class TextBuffer {
     const applied = this.editsInTransaction > 0
     const changes = this.takeIn(transaction)
     const local = transaction.origin === this || transaction.origin === this.history.manager
-    if (transaction.origin === this) this.history.record(transaction, this.tookInSoleEdit)
+    if (transaction.origin === this) this.history.record(transaction, this.tookInSoleBatch)
     if (applied) {
       for (const layer of this.layers.values()) layer.anchorMovedMarkers()
       if (transaction.origin === this) this.history.captureAfter()
@@ -709,18 +766,17 @@ export class TextBuffer {
    * one edit through this buffer, and nothing else, is taken in from that edit directly.
    */
   private takeIn(transaction: Y.Transaction): TextChange[] {
-    this.tookInSoleEdit = false
-    const edit = this.soleEdit
-    this.soleEdit = null
+    this.tookInSoleBatch = false
+    const batch = this.soleBatch
+    this.soleBatch = null
     const count = this.editsInTransaction
     this.editsInTransaction = 0
-    if (count === 1 && edit !== null && isOnlyEdit(transaction, edit)) {
-      const { change } = edit
-      const deleted = change.oldEnd - change.oldStart
-      const inserted = change.newEnd - change.newStart
-      this.index.noteLocalEdit(change.oldStart, deleted, edit.client, edit.clock, inserted)
-      this.tookInSoleEdit = true
-      return [change]
+    if (count === 1 && batch !== null && isOnlyBatch(transaction, batch)) {
+      for (const edit of batch.edits) {
+        this.index.noteLocalEdit(edit.offset, edit.deleted, batch.client, edit.clock, edit.inserted)
+      }
+      this.tookInSoleBatch = true
+      return batch.changes
     }
     return this.index.ingest(transaction)
   }
@@ -761,7 +817,14 @@ export class TextBuffer {
     }
     this.textVersion++
     this.editsInTransaction++
-    this.soleEdit = this.editsInTransaction === 1 ? { change, client, clock } : null
+    this.soleBatch =
+      this.editsInTransaction === 1
+        ? {
+            client,
+            changes: [change],
+            edits: [{ offset: start, deleted: end - start, inserted: text.length, clock }],
+          }
+        : null
     if (this.layers.size > 0) {
       const changes = [change]
       for (const layer of this.layers.values()) layer.applyChanges(changes, true, true)
@@ -774,6 +837,45 @@ export class TextBuffer {
         newText: text,
       }
       for (const follower of this.followers) follower.textDidChange([described])
+    }
+  }
+
+  /**
+   * Several edits inside a transaction, sorted and apart, in offsets before any of them: Yjs
+   * first, then the line store, markers and followers once for all of them, as one batch.
+   */
+  private editMany(edits: readonly PreparedEdit[]): void {
+    const client = this.doc.clientID
+    const changes: TextChange[] = []
+    const made: LocalEdit[] = []
+    let shift = 0
+    for (const { start, end, text } of edits) {
+      const at = start + shift
+      const clock = Y.getState(this.doc.store, client)
+      if (end > start) this.ytext.delete(at, end - start)
+      if (text !== '') this.ytext.insert(at, text)
+      made.push({ offset: at, deleted: end - start, inserted: text.length, clock })
+      changes.push({
+        oldStart: start,
+        oldEnd: end,
+        newStart: at,
+        newEnd: at + text.length,
+        text,
+        oldText: '',
+      })
+      shift += text.length - (end - start)
+    }
+    for (let i = changes.length - 1; i >= 0; i--) {
+      const c = changes[i]!
+      changes[i] = { ...c, oldText: this.lines.splice(c.oldStart, c.oldEnd - c.oldStart, c.text) }
+    }
+    this.textVersion++
+    this.editsInTransaction++
+    this.soleBatch = this.editsInTransaction === 1 ? { client, changes, edits: made } : null
+    for (const layer of this.layers.values()) layer.applyChanges(changes, true, true)
+    if (this.followers.size > 0) {
+      const described = this.describe(changes)
+      for (const follower of this.followers) follower.textDidChange(described)
     }
   }
 
@@ -840,28 +942,50 @@ export class TextBuffer {
   }
 }
 
-/** An edit made through the buffer: its change and the id its inserted item got. */
+/** An edit checked and clipped, in offsets and points of the text before it. */
+interface PreparedEdit {
+  startPoint: Point
+  endPoint: Point
+  start: number
+  end: number
+  text: string
+}
+
+/** One edit as it was made on the Y.Text: at `offset` then, its inserted item's clock. */
 interface LocalEdit {
-  change: TextChange
-  client: number
+  offset: number
+  deleted: number
+  inserted: number
   clock: number
 }
 
+/** Edits made through the buffer in one call, and the changes they came to. */
+interface LocalBatch {
+  client: number
+  changes: TextChange[]
+  edits: LocalEdit[]
+}
+
 /**
- * Whether `transaction` holds nothing but `edit`: only the local client's clock advanced, by
- * the inserted length (one item), and the delete set covers exactly the deleted length.
+ * Whether `transaction` holds nothing but `batch`: only the local client's clock advanced, by
+ * the inserted length (one item per edit), and the delete set covers exactly the deleted length.
  */
-const isOnlyEdit = (transaction: Y.Transaction, edit: LocalEdit): boolean => {
-  const { change, client } = edit
+const isOnlyBatch = (transaction: Y.Transaction, batch: LocalBatch): boolean => {
+  let inserted = 0
+  let expectedDeleted = 0
+  for (const edit of batch.edits) {
+    inserted += edit.inserted
+    expectedDeleted += edit.deleted
+  }
   for (const [other, after] of transaction.afterState) {
     const grown = after - (transaction.beforeState.get(other) ?? 0)
-    if (grown !== (other === client ? change.newEnd - change.newStart : 0)) return false
+    if (grown !== (other === batch.client ? inserted : 0)) return false
   }
   let deleted = 0
   for (const runs of transaction.deleteSet.clients.values()) {
     for (const run of runs) deleted += run.len
   }
-  return deleted === change.oldEnd - change.oldStart
+  return deleted === expectedDeleted
 }
 
 const isHighSurrogate = (code: number) => code >= 0xd800 && code <= 0xdbff

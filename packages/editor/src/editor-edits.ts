@@ -1,6 +1,6 @@
 import { type Disposable, Point, Range, type RangeLike } from '@tandem/text'
 import type { ClipboardMetadata } from './clipboard.js'
-import { indentLevelForLine } from './language-mode.js'
+import { indentLevelForLine, PlainTextMode } from './language-mode.js'
 import type { Selection } from './selection.js'
 import type { ClipboardPiece, InsertTextOptions, WriteOptions } from './selection-edits.js'
 import type { TextEditor } from './text-editor.js'
@@ -193,11 +193,13 @@ export const editorEdits: EditorEdits & ThisType<TextEditor> = {
     const groupingInterval = options.groupUndo ? this.getUndoGroupingInterval() : 0
     options.autoIndentNewline ??= this.shouldAutoIndent()
     options.autoDecreaseIndent ??= this.shouldAutoIndent()
-    const inserted = this.mutateSelectedText((selection) => {
-      const range = selection.insertText(text, options) as Range
-      this.emitter.emit('did-insert-text', { text, range })
-      return range
-    }, groupingInterval)
+    const inserted =
+      typeAtEveryCursorAtOnce(this, text, options, groupingInterval) ??
+      this.mutateSelectedText((selection) => {
+        const range = selection.insertText(text, options) as Range
+        this.emitter.emit('did-insert-text', { text, range })
+        return range
+      }, groupingInterval)
     if (groupWithPrevious) this.buffer.groupLastChanges()
     return inserted
   },
@@ -498,6 +500,52 @@ export const editorEdits: EditorEdits & ThisType<TextEditor> = {
 }
 
 /** Emits `will-insert-text`; false when a listener cancelled the insertion. */
+const LINE_BREAK = /[\r\n]/
+const NON_WHITESPACE = /\S/
+
+/**
+ * Typing at many cursors as one batch edit (`TextBuffer.setTextInRanges`) instead of one
+ * edit per selection, when the two cannot be told apart: text without line breaks (so no
+ * indentation rules apply), empty forward selections on different rows (so no edit moves
+ * another cursor's row and column), no soft wrap or folds (so none moves another cursor on
+ * screen), nothing listening for each insertion, and no language that re-indents on typing.
+ * Null when the usual path must run.
+ */
+function typeAtEveryCursorAtOnce(
+  editor: TextEditor,
+  text: string,
+  options: EditorInsertTextOptions,
+  groupingInterval: number,
+): Range[] | null {
+  if (text === '' || LINE_BREAK.test(text) || options.select || options.indentBasis != null) {
+    return null
+  }
+  if (options.autoDecreaseIndent && NON_WHITESPACE.test(text)) {
+    if (!(editor.getLanguageMode() instanceof PlainTextMode)) return null
+  }
+  if (editor.emitter.listenerCountForEventName('did-insert-text') > 0) return null
+  if (editor.isSoftWrapped() || editor.displayLayer.foldLayer.getMarkerCount() > 0) return null
+  const selections = editor.getSelectionsOrderedByBufferPosition()
+  if (selections.length < 2) return null
+  let previousRow = -1
+  for (const selection of selections) {
+    if (!selection.isEmpty() || selection.isReversed()) return null
+    const row = selection.getHeadBufferPosition().row
+    if (row === previousRow) return null
+    previousRow = row
+  }
+  const typed = editor.mergeIntersectingSelections(() =>
+    editor.transact(groupingInterval, () => {
+      const ranges = selections.map((selection) => selection.getBufferRange())
+      for (const selection of selections) selection.clear({ autoscroll: false })
+      const inserted = editor.buffer.setTextInRanges(ranges, text)
+      if (options.autoscroll ?? true) editor.getLastSelection().autoscroll()
+      return inserted
+    }),
+  )
+  return typed ?? null
+}
+
 function willInsert(editor: TextEditor, text: string): boolean {
   let cancelled = false
   editor.emitter.emit('will-insert-text', {
