@@ -867,7 +867,7 @@ export class TextBuffer {
     }
     for (let i = changes.length - 1; i >= 0; i--) {
       const c = changes[i]!
-      changes[i] = { ...c, oldText: this.lines.splice(c.oldStart, c.oldEnd - c.oldStart, c.text) }
+      c.oldText = this.lines.splice(c.oldStart, c.oldEnd - c.oldStart, c.text)
     }
     this.textVersion++
     this.editsInTransaction++

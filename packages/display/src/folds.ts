@@ -21,6 +21,7 @@ export interface CollectedFolds {
  * @example collectFolds(layer, 0, 10).starts.get(2)?.get(4) // => end of the fold at (2, 4)
  */
 export function collectFolds(layer: MarkerLayer, startRow: number, endRow: number): CollectedFolds {
+  if (layer.getMarkerCount() === 0) return { starts: NO_FOLDS, endRow }
   let markers = validFolds(layer, startRow, endRow)
   // A fold reaching past the span pulls in the rows up to its end, and the folds there.
   for (;;) {
@@ -51,6 +52,9 @@ export function collectFolds(layer: MarkerLayer, startRow: number, endRow: numbe
   }
   return { starts, endRow }
 }
+
+/** The fold starts of rows without folds (shared: never changed). */
+const NO_FOLDS: FoldStarts = new Map()
 
 const validFolds = (layer: MarkerLayer, startRow: number, endRow: number): Marker[] =>
   layer

@@ -8,7 +8,7 @@ import type { RegionLayout } from './region.js'
 
 /** A node of the tree: one region plus the totals of its subtree. */
 interface Node {
-  readonly layout: RegionLayout
+  layout: RegionLayout
   readonly priority: number
   left: Node | null
   right: Node | null
@@ -59,9 +59,44 @@ export class RegionTree {
    * `startRow` must start a region and `endRow` must end one (or be the row count).
    */
   replace(startRow: number, endRow: number, layouts: readonly RegionLayout[]): void {
+    if (layouts.length === 1 && this.swapInPlace(startRow, endRow, layouts[0]!)) return
     const [before, rest] = this.split(this.root, startRow)
     const [, after] = this.split(rest, endRow - startRow)
     this.root = this.merge(this.merge(before, this.build(layouts)), after)
+  }
+
+  /**
+   * Puts `layout` in place of the one region holding exactly rows [`startRow`, `endRow`)
+   * when the row totals stay the same (typing inside a line, mostly): no split, no merge.
+   */
+  private swapInPlace(startRow: number, endRow: number, layout: RegionLayout): boolean {
+    let node = this.root
+    let row = startRow
+    while (node !== null) {
+      const leftRows = node.left?.bufferRows ?? 0
+      if (row < leftRows) {
+        node = node.left
+        continue
+      }
+      row -= leftRows
+      const old = node.layout
+      if (row >= old.bufferRows) {
+        row -= old.bufferRows
+        node = node.right
+        continue
+      }
+      if (
+        row !== 0 ||
+        old.bufferRows !== endRow - startRow ||
+        layout.bufferRows !== old.bufferRows ||
+        layout.lengths.length !== old.lengths.length
+      ) {
+        return false
+      }
+      node.layout = layout
+      return true
+    }
+    return false
   }
 
   /** The region holding buffer row `row` (clamped to the rows there are). */
