@@ -77,6 +77,8 @@ export class TextBuffer {
   private nextMarkerId = 1
   private textVersion = 0
   private transactDepth = 0
+  /** Calls of `holdingUpdates` under way. */
+  private holdDepth = 0
   /** Local edits made by the running transaction (see `edit`). */
   private editsInTransaction = 0
   /** Whether the running transaction replaced nothing with nothing somewhere (see `transact`). */
@@ -522,6 +524,26 @@ export class TextBuffer {
     return result
   }
 
+  /**
+   * Runs `fn` with marker layers' `did-update` and the display layer's row changes held
+   * until it returns, as `transact` holds them, but without a Yjs transaction or an undo
+   * step: for calls that only move markers, such as moving cursors. An edit made inside is
+   * a transaction of its own.
+   *
+   * @example buffer.holdingUpdates(() => cursors.forEach((cursor) => cursor.moveDown()))
+   */
+  holdingUpdates<T>(fn: () => T): T {
+    if (this.transactDepth > 0 || this.holdDepth > 0) return fn()
+    this.holdDepth++
+    try {
+      return fn()
+    } finally {
+      this.holdDepth--
+      for (const layer of this.layers.values()) layer.flushUpdate()
+      this.endTransactionForFollowers()
+    }
+  }
+
   // Undo
 
   /**
@@ -638,9 +660,9 @@ export class TextBuffer {
     for (const follower of this.followers) follower.transactionDidEnd()
   }
 
-  /** Whether a `transact` call is running. */
-  isTransacting(): boolean {
-    return this.transactDepth > 0
+  /** Whether a `transact` (or `holdingUpdates`) call is running. */
+    isTransacting(): boolean {
+    return this.transactDepth > 0 || this.holdDepth > 0
   }
 
   /** Counts transactions that changed the text; positions cached at one version stay valid until the next. */

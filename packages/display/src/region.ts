@@ -78,6 +78,9 @@ export function layoutRegion(
   settings: LayoutSettings,
 ): RegionLayout {
   const { tabLength, softWrapColumn, softWrapHangingIndent, foldCharacter } = settings
+  if (softWrapColumn === Number.POSITIVE_INFINITY && !folds.has(startRow)) {
+    return layoutPlainRow(lines.lineForRow(startRow), tabLength)
+  }
   const ratio = settings.ratioForCharacter
   const spaceWidth = ratio(' ')
   let hunks: Hunk[] | null = null
@@ -209,6 +212,34 @@ export function layoutRegion(
   lengths.push(expanded)
   tabCounts.push(tabColumns.length)
   return { bufferRows: row - startRow + 1, lengths, tabCounts, hunks: hunks ?? NO_HUNKS }
+}
+
+const NO_TABS: readonly number[] = Object.freeze([0])
+
+/**
+ * The layout of a row that neither wraps nor folds: one screen row, as long as the line with
+ * its hard tabs widened to their tab stops. The same as the general loop gives it, without
+ * looking at each character.
+ */
+const layoutPlainRow = (line: string, tabLength: number): RegionLayout => {
+  let expanded = 0
+  let tabs = 0
+  let from = 0
+  for (;;) {
+    const tab = line.indexOf('\t', from)
+    if (tab < 0) break
+    expanded += tab - from
+    expanded += tabLength - (expanded % tabLength)
+    tabs++
+    from = tab + 1
+  }
+  expanded += line.length - from
+  return {
+    bufferRows: 1,
+    lengths: [expanded],
+    tabCounts: tabs === 0 ? NO_TABS : [tabs],
+    hunks: NO_HUNKS,
+  }
 }
 
 /**

@@ -700,7 +700,7 @@ export class TextEditor {
 
   /** Runs `move` on every cursor, then merges cursors that met. */
   moveCursors(move: (cursor: Cursor) => void): void {
-    this.buffer.transact(() => {
+    this.buffer.holdingUpdates(() => {
       for (const cursor of this.getCursors()) move(cursor)
       this.mergeCursors()
     })
