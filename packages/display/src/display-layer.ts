@@ -183,14 +183,22 @@ export class DisplayLayer {
    *
    * @example display.translateBufferPosition([0, 1]) // => (0, 4) when row 0 starts with a tab
    */
-  translateBufferPosition(position: PointLike, options: TranslateOptions = {}): Point {
-    const direction = options.clipDirection ?? 'closest'
+  translateBufferPosition(position: PointLike, options?: TranslateOptions): Point {
+    const direction = options?.clipDirection ?? 'closest'
     let bufferPosition = this.buffer.clipPosition(position)
     const delta = this.clipColumnDelta(bufferPosition, direction)
     if (delta !== 0) {
       bufferPosition = new Point(bufferPosition.row, bufferPosition.column + delta)
     }
     const region = this.tree.findByBufferRow(bufferPosition.row)
+    const { hunks, tabCounts } = region.layout
+    if (hunks.length === 0 && tabCounts[0] === 0) {
+      // One screen row without tabs: the column stays as it is.
+      return new Point(
+        region.screenRow + bufferPosition.row - region.bufferRow,
+        bufferPosition.column,
+      )
+    }
     const local = new Point(bufferPosition.row - region.bufferRow, bufferPosition.column)
     const screen = bufferToScreen(region.layout.hunks, local, direction)
     const column =
