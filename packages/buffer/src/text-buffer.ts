@@ -89,6 +89,8 @@ export class TextBuffer {
   private soleBatch: LocalBatch | null = null
   /** Whether the last transaction taken in held nothing but one batch of edits through this buffer. */
   private tookInSoleBatch = false
+  /** The description of that batch, when its followers already had it made. */
+  private describedSoleBatch: BufferChange[] | null = null
   private destroyed = false
   private readonly stoppedChangingDelay: number
   private stoppedChangingTimer: ReturnType<typeof setTimeout> | null = null
@@ -745,7 +747,8 @@ export class TextBuffer {
     }
     const wantsChanges = this.emitter.listenerCountForEventName('did-change') > 0
     const wantsStop = this.emitter.listenerCountForEventName('did-stop-changing') > 0
-    let described: BufferChange[] | null = null
+    let described: BufferChange[] | null = this.describedSoleBatch
+    this.describedSoleBatch = null
     if (!applied) {
       this.applyToLines(changes)
       this.textVersion++
@@ -789,6 +792,7 @@ export class TextBuffer {
    */
   private takeIn(transaction: Y.Transaction): TextChange[] {
     this.tookInSoleBatch = false
+    this.describedSoleBatch = null
     const batch = this.soleBatch
     this.soleBatch = null
     const count = this.editsInTransaction
@@ -798,6 +802,7 @@ export class TextBuffer {
         this.index.noteLocalEdit(edit.offset, edit.deleted, batch.client, edit.clock, edit.inserted)
       }
       this.tookInSoleBatch = true
+      this.describedSoleBatch = batch.described
       return batch.changes
     }
     return this.index.ingest(transaction)
@@ -845,6 +850,7 @@ export class TextBuffer {
             client,
             changes: [change],
             edits: [{ offset: start, deleted: end - start, inserted: text.length, clock }],
+            described: null,
           }
         : null
     if (this.layers.size > 0) {
@@ -858,7 +864,9 @@ export class TextBuffer {
         oldText,
         newText: text,
       }
-      for (const follower of this.followers) follower.textDidChange([described])
+      const batch = [described]
+      if (this.soleBatch !== null) this.soleBatch.described = batch
+      for (const follower of this.followers) follower.textDidChange(batch)
     }
   }
 
@@ -893,10 +901,12 @@ export class TextBuffer {
     }
     this.textVersion++
     this.editsInTransaction++
-    this.soleBatch = this.editsInTransaction === 1 ? { client, changes, edits: made } : null
+    this.soleBatch =
+      this.editsInTransaction === 1 ? { client, changes, edits: made, described: null } : null
     for (const layer of this.layers.values()) layer.applyChanges(changes, true, true)
     if (this.followers.size > 0) {
       const described = this.describe(changes)
+      if (this.soleBatch !== null) this.soleBatch.described = described
       for (const follower of this.followers) follower.textDidChange(described)
     }
   }
@@ -986,6 +996,8 @@ interface LocalBatch {
   client: number
   changes: TextChange[]
   edits: LocalEdit[]
+  /** The changes in rows and columns, once described for the buffer's followers. */
+  described: BufferChange[] | null
 }
 
 /**
