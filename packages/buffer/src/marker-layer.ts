@@ -51,13 +51,21 @@ interface Events {
   'did-destroy': undefined
 }
 
-interface MarkerSnapshot {
-  anchors: RelativeRange
-  reversed: boolean
-  tailed: boolean
-  valid: boolean
-  exclusive: boolean | null
-  properties: Readonly<Record<string, unknown>>
+/** A marker's state as an undo step saves it. Never changed once made, so steps share them. */
+export interface MarkerSnapshot {
+  readonly start: Y.RelativePosition
+  readonly end: Y.RelativePosition
+  readonly reversed: boolean
+  readonly tailed: boolean
+  readonly valid: boolean
+  readonly exclusive: boolean | null
+  readonly properties: Readonly<Record<string, unknown>>
+}
+
+/** A layer's markers and their saved states, side by side. */
+interface LayerSnapshot {
+  readonly markers: Marker[]
+  readonly states: MarkerSnapshot[]
 }
 
 /**
@@ -438,50 +446,43 @@ export class MarkerLayer {
   }
 
   /** The undo-state provider for `maintainHistory` layers. */
-  historyState(): UndoStateProvider<Map<Marker, MarkerSnapshot>> {
+  historyState(): UndoStateProvider<LayerSnapshot> {
     return {
       capture: () => {
-        const snapshot = new Map<Marker, MarkerSnapshot>()
+        const markers: Marker[] = []
+        const states: MarkerSnapshot[] = []
         for (const marker of this.markers.values()) {
-          snapshot.set(marker, {
-            anchors: marker.getRelativeRange(),
-            reversed: marker.reversed,
-            tailed: marker.tailed,
-            valid: marker.valid,
-            exclusive: marker.explicitExclusive,
-            properties: marker.properties,
-          })
+          markers.push(marker)
+          states.push(marker.snapshot())
         }
-        return snapshot
+        return { markers, states }
       },
       restore: (snapshot) => this.restore(snapshot),
     }
   }
 
-  private restore(snapshot: Map<Marker, MarkerSnapshot>): void {
+  private restore(snapshot: LayerSnapshot): void {
     const index = this.buffer.itemIndex
+    const { markers, states } = snapshot
     // As in Atom: markers of the snapshot are put back first (a destroyed one comes back, at
     // its saved range, before anyone hears of it), then the others are destroyed.
-    for (const [marker, saved] of snapshot) {
-      const a = index.offsetOf(saved.anchors.start)
-      const b = index.offsetOf(saved.anchors.end)
+    for (let i = 0; i < markers.length; i++) {
+      const marker = markers[i]!
+      const saved = states[i]!
+      const a = index.offsetOf(saved.start)
+      const b = index.offsetOf(saved.end)
       if (a === null || b === null) continue
       this.index.move(marker, Math.min(a, b), Math.max(a, b))
-      marker.startAnchor = saved.anchors.start
-      marker.endAnchor = saved.anchors.end
-      marker.reversed = saved.reversed
-      marker.tailed = saved.tailed
-      marker.valid = saved.valid
-      marker.explicitExclusive = saved.exclusive
-      marker.properties = saved.properties
+      marker.restore(saved)
       if (marker.destroyed) {
         marker.destroyed = false
         this.markers.set(marker.id, marker)
         this.emitter.emit('did-create-marker', marker)
       }
     }
+    const kept = new Set(markers)
     for (const marker of [...this.markers.values()]) {
-      if (!snapshot.has(marker)) marker.destroy()
+      if (!kept.has(marker)) marker.destroy()
     }
     this.scheduleUpdate()
   }

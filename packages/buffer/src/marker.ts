@@ -8,7 +8,7 @@ import {
 } from '@tandem/text'
 import type * as Y from 'yjs'
 import type { MarkerBucket } from './marker-index.js'
-import type { MarkerLayer } from './marker-layer.js'
+import type { MarkerLayer, MarkerSnapshot } from './marker-layer.js'
 import type { InvalidationStrategy } from './marker-rules.js'
 
 /** Options when making a marker (`markRange`, `markPosition`, `copy`). */
@@ -99,6 +99,7 @@ export class Marker {
   /** @internal */ destroyed = false
   private emitter: Emitter<Events> | null = null
   private emitted: EmittedState | null = null
+  private saved: MarkerSnapshot | null = null
   private cachedRange: Range | null = null
   private cachedVersion = -1
   private cachedStart = -1
@@ -399,6 +400,45 @@ export class Marker {
     }
     this.layer.reportMarkerChange(this, change)
     this.emitter?.emit('did-change', change)
+  }
+
+  /** The marker's state for an undo step: the last one made, while nothing changed (package internal). */
+  snapshot(): MarkerSnapshot {
+    const saved = this.saved
+    if (
+      saved !== null &&
+      saved.start === this.startAnchor &&
+      saved.end === this.endAnchor &&
+      saved.reversed === this.reversed &&
+      saved.tailed === this.tailed &&
+      saved.valid === this.valid &&
+      saved.exclusive === this.explicitExclusive &&
+      saved.properties === this.properties
+    ) {
+      return saved
+    }
+    this.saved = {
+      start: this.startAnchor,
+      end: this.endAnchor,
+      reversed: this.reversed,
+      tailed: this.tailed,
+      valid: this.valid,
+      exclusive: this.explicitExclusive,
+      properties: this.properties,
+    }
+    return this.saved
+  }
+
+  /** Takes back a saved state; the layer has put the ends in place (package internal). */
+  restore(saved: MarkerSnapshot): void {
+    this.startAnchor = saved.start
+    this.endAnchor = saved.end
+    this.reversed = saved.reversed
+    this.tailed = saved.tailed
+    this.valid = saved.valid
+    this.explicitExclusive = saved.exclusive
+    this.properties = saved.properties
+    this.saved = saved
   }
 
   /** Whether anyone listens to changes (package internal). */

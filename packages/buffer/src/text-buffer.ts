@@ -663,7 +663,7 @@ export class TextBuffer {
   }
 
   /** Whether a `transact` (or `holdingUpdates`) call is running. */
-    isTransacting(): boolean {
+  isTransacting(): boolean {
     return this.transactDepth > 0 || this.holdDepth > 0
   }
 
