@@ -247,6 +247,7 @@ export class MarkerLayer {
       const end = this.buffer.offsetOfClipped(range.end)
       if (start !== marker.start || end !== marker.end) {
         this.index.move(marker, start, end)
+        this.anchorWhenSettled(marker)
         changed = true
       }
     }
@@ -268,7 +269,6 @@ export class MarkerLayer {
       marker.properties = Object.freeze({ ...update.properties })
       changed = true
     }
-    if (update.range !== undefined) this.anchor(marker)
     // As in Atom, even an update that changes nothing reports what changed since the last
     // event: a change made by an edit whose events are still pending is reported here, as
     // not caused by the text.
@@ -500,7 +500,18 @@ export class MarkerLayer {
       options,
       tailed,
     )
+    if (this.buffer.hasUnsettledEdits()) this.unanchored.add(marker)
     return this.addMarker(marker)
+  }
+
+  /**
+   * Renews a moved marker's relative positions: now, or at the end of the transaction when
+   * it made edits the item index has not taken in yet (positions made now would name the
+   * characters that were at those offsets before the edits).
+   */
+  private anchorWhenSettled(marker: Marker): void {
+    if (this.buffer.hasUnsettledEdits()) this.unanchored.add(marker)
+    else this.anchor(marker)
   }
 
   private addMarker(marker: Marker): Marker {

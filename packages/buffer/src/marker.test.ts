@@ -233,6 +233,36 @@ describe('Marker: collaborative anchoring for remote edits', () => {
     return { a, b, sync }
   }
 
+  it('anchors markers moved or made after an edit in the same transaction to the text after it', () => {
+    const { a, b, sync } = pair('hello world')
+    const moved = b.markRange([
+      [0, 6],
+      [0, 11],
+    ])
+    let made = moved
+    b.transact(() => {
+      b.insert([0, 0], 'abc ')
+      moved.setRange([
+        [0, 4],
+        [0, 9],
+      ])
+      made = b.markRange([
+        [0, 10],
+        [0, 15],
+      ])
+    })
+    expect(b.getTextInRange(moved.getRange())).toBe('hello')
+    // Another peer's edits at both markers' edges make them resolve their relative positions.
+    sync()
+    a.insert([0, 15], '!')
+    a.insert([0, 6], 'X')
+    a.insert([0, 4], '>')
+    sync()
+    expect(b.getText()).toBe('abc >heXllo world!')
+    expect(b.getTextInRange(moved.getRange())).toBe('heXllo')
+    expect(b.getTextInRange(made.getRange())).toBe('world')
+  })
+
   it("keeps a peer's caret before text typed at it and selections from growing", () => {
     const { a, b, sync } = pair('one two three')
     const caret = b.markPosition([0, 4])

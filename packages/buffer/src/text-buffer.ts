@@ -643,6 +643,14 @@ export class TextBuffer {
     return this.getDefaultMarkerLayer().markPosition(position, options)
   }
 
+  /**
+   * Whether the running transaction made edits the item index has not taken in yet, so that
+   * relative positions cannot be made for offsets until it ends (package internal).
+   */
+  hasUnsettledEdits(): boolean {
+    return this.editsInTransaction > 0
+  }
+
   /** A new buffer-wide marker id (package internal). */
   allocateMarkerId(): number {
     return this.nextMarkerId++
