@@ -190,6 +190,15 @@ export class DisplayLayer {
     if (delta !== 0) {
       bufferPosition = new Point(bufferPosition.row, bufferPosition.column + delta)
     }
+    if (
+      this.tree.screenRowCount === this.tree.bufferRowCount &&
+      this.foldLayer.getMarkerCount() === 0
+    ) {
+      // No folds and no row wraps: every buffer row is one screen row, the same row. Only
+      // tabs before the column can move it.
+      const tab = this.lines.lineForRow(bufferPosition.row).indexOf('\t')
+      if (tab < 0 || tab >= bufferPosition.column) return bufferPosition
+    }
     const region = this.tree.findByBufferRow(bufferPosition.row)
     const { hunks, tabCounts } = region.layout
     if (hunks.length === 0 && tabCounts[0] === 0) {

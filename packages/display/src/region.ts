@@ -15,7 +15,7 @@
  * rows without tabs need no walk at all.
  */
 import { Point } from '@tandem/text'
-import { isCharacterPair } from './characters.js'
+import { isCharacterPair, ratioForCharacter } from './characters.js'
 
 /** A fold or a soft wrap, in region-local coordinates; see the module comment. */
 export interface Hunk {
@@ -78,8 +78,15 @@ export function layoutRegion(
   settings: LayoutSettings,
 ): RegionLayout {
   const { tabLength, softWrapColumn, softWrapHangingIndent, foldCharacter } = settings
-  if (softWrapColumn === Number.POSITIVE_INFINITY && !folds.has(startRow)) {
-    return layoutPlainRow(lines.lineForRow(startRow), tabLength)
+  if (!folds.has(startRow)) {
+    // A row too short to wrap, even with every character double width, needs no walk.
+    const plain = layoutPlainRow(lines.lineForRow(startRow), tabLength)
+    if (
+      softWrapColumn === Number.POSITIVE_INFINITY ||
+      (settings.ratioForCharacter === ratioForCharacter && 2 * plain.lengths[0]! <= softWrapColumn)
+    ) {
+      return plain
+    }
   }
   const ratio = settings.ratioForCharacter
   const spaceWidth = ratio(' ')
