@@ -297,6 +297,90 @@ describe('TextBuffer: reading and editing', () => {
   }
 })
 
+describe('TextBuffer.setTextInRanges', () => {
+  for (const seed of seeds(12)) {
+    it(`does what setTextInRange on each range in turn does (seed ${seed})`, () => {
+      const random = new Random(seed)
+      const text = random.string(random.int(5, 40), ALPHABET)
+      const batch = new TextBuffer(text)
+      const reference = new TextBuffer(text)
+      // Sorted, apart ranges over the text as it is.
+      const length = batch.getLength()
+      // Cut only where a position is what it says: not inside \r\n or a surrogate pair, which
+      // the buffer would move (that rule has tests of its own).
+      const whole = batch.getText()
+      const clean = (k: number) =>
+        !(whole[k - 1] === '\r' && whole[k] === '\n') && !/[\uDC00-\uDFFF]/.test(whole[k] ?? '')
+      const cuts = [
+        ...new Set(Array.from({ length: random.int(2, 12) }, () => random.int(0, length))),
+      ]
+        .filter(clean)
+        .sort((a, b) => a - b)
+      const offsets: [number, number][] = []
+      for (let i = 0; i + 1 < cuts.length; i += 2) {
+        const start = cuts[i]!
+        const end = random.chance(0.5) ? start : cuts[i + 1]!
+        if (offsets.length === 0 || start > offsets[offsets.length - 1]![1])
+          offsets.push([start, end])
+      }
+      const ranges = offsets.map(
+        ([start, end]) =>
+          new Range(batch.positionForCharacterIndex(start), batch.positionForCharacterIndex(end)),
+      )
+      const markers = [batch, reference].map((buffer) =>
+        ranges.map((range) => buffer.markRange(range)),
+      )
+      const inserted = random.string(random.int(0, 3), ALPHABET)
+      const got = batch.setTextInRanges(ranges, inserted)
+      // The reference edits last first, so earlier ranges keep their places; what it inserts
+      // at each (line endings adjusted to the row) is what the batch's ranges must hold.
+      const insertedTexts: string[] = []
+      reference.transact(() => {
+        for (let i = ranges.length - 1; i >= 0; i--) {
+          insertedTexts[i] = reference.getTextInRange(
+            reference.setTextInRange(ranges[i]!, inserted),
+          )
+        }
+      })
+      expect(batch.getText()).toBe(reference.getText())
+      expect(got.map((range) => batch.getTextInRange(range))).toEqual(insertedTexts)
+      // Each new range starts where the text before it, unchanged by its own edit, ends.
+      for (let i = 0; i < ranges.length; i++) {
+        const startOffset = batch.characterIndexForPosition(got[i]!.start)
+        const before = i === 0 ? 0 : batch.characterIndexForPosition(got[i - 1]!.end)
+        const gap = offsets[i]![0] - (i === 0 ? 0 : offsets[i - 1]![1])
+        expect(startOffset - before).toBe(gap)
+        expect(`${markers[0]![i]!.getRange()}`).toBe(`${markers[1]![i]!.getRange()}`)
+      }
+      checkLines(batch, `seed ${seed}`)
+      batch.undo()
+      reference.undo()
+      expect(batch.getText()).toBe(text)
+      expect(reference.getText()).toBe(text)
+    })
+  }
+
+  it('refuses ranges that overlap or are out of order, changing nothing', () => {
+    const buffer = new TextBuffer('abcdef')
+    expect(() =>
+      buffer.setTextInRanges(
+        [
+          [
+            [0, 2],
+            [0, 4],
+          ],
+          [
+            [0, 3],
+            [0, 5],
+          ],
+        ],
+        'x',
+      ),
+    ).toThrow(RangeError)
+    expect(buffer.getText()).toBe('abcdef')
+  })
+})
+
 describe('TextBuffer: undo', () => {
   it('undoes only its own changes and keeps a remote edit made in between', () => {
     const random = new Random(7)
