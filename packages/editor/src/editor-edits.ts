@@ -537,9 +537,13 @@ function typeAtEveryCursorAtOnce(
   const typed = editor.mergeIntersectingSelections(() =>
     editor.transact(groupingInterval, () => {
       const ranges = selections.map((selection) => selection.getBufferRange())
-      for (const selection of selections) selection.clear({ autoscroll: false })
+      // As each selection's insertText would: clear (scrolling to the last selection), edit,
+      // scroll to it again.
+      for (const selection of selections) selection.clear(options)
       const inserted = editor.buffer.setTextInRanges(ranges, text)
-      if (options.autoscroll ?? true) editor.getLastSelection().autoscroll()
+      for (const selection of selections) {
+        if (options.autoscroll ?? selection.isLastSelection()) selection.autoscroll()
+      }
       return inserted
     }),
   )

@@ -121,6 +121,7 @@ describe('Typing at many cursors at once matches typing at each in turn', () => 
       editor.onDidChangeSelectionRange((e) =>
         log.push(`selection ${e.oldBufferRange}->${e.newBufferRange}`),
       )
+      editor.onDidRequestAutoscroll((request) => log.push(`scroll ${request.screenRange}`))
       return { editor, log }
     }
     return { fast: make(), reference: make(), rows }
