@@ -1,35 +1,16 @@
 import { describe, expect, it } from 'vitest'
-import * as Y from 'yjs'
 import { Random, seeds } from '../../../testing/random.js'
-import { type CursorPositionChangeEvent, type Point, type Range, TextEditor } from './index.js'
+import type { CursorPositionChangeEvent, Point, Range, TextEditor } from './index.js'
+import { connectedEditors } from './testing/peers.js'
 
 const pt = (point: Point) => point.toArray()
 const rg = (range: Range) => range.serialize()
-
-/**
- * Two editors on two documents that exchange every update as soon as it is made. A and B
- * start with `text`, put in through A's buffer.
- */
-const connect = (text: string) => {
-  const docA = new Y.Doc()
-  const docB = new Y.Doc()
-  docA.on('update', (update: Uint8Array, origin: unknown) => {
-    if (origin !== 'remote') Y.applyUpdate(docB, update, 'remote')
-  })
-  docB.on('update', (update: Uint8Array, origin: unknown) => {
-    if (origin !== 'remote') Y.applyUpdate(docA, update, 'remote')
-  })
-  const a = new TextEditor({ doc: docA })
-  const b = new TextEditor({ doc: docB })
-  a.getBuffer().setText(text)
-  return { a, b, docA, docB }
-}
 
 const texts = (editor: TextEditor) => editor.getSelections().map((s) => s.getText())
 
 describe('Collaborative anchoring: cursors of a remote peer', () => {
   it('starts both peers with the same text', () => {
-    const { a, b, docA, docB } = connect('hello\nworld')
+    const { a, b, docA, docB } = connectedEditors('hello\nworld')
     expect(b.getText()).toBe('hello\nworld')
     expect(docA.getText('text').toString()).toBe(docB.getText('text').toString())
     expect(pt(b.getCursorBufferPosition())).toEqual([0, 0])
@@ -37,7 +18,7 @@ describe('Collaborative anchoring: cursors of a remote peer', () => {
   })
 
   it('moves a caret past text inserted before it', () => {
-    const { a, b } = connect('hello world')
+    const { a, b } = connectedEditors('hello world')
     b.setCursorBufferPosition([0, 5])
     a.getBuffer().insert([0, 0], 'X')
     expect(pt(b.getCursorBufferPosition())).toEqual([0, 6])
@@ -47,7 +28,7 @@ describe('Collaborative anchoring: cursors of a remote peer', () => {
   })
 
   it('keeps a caret before text inserted exactly at it', () => {
-    const { a, b } = connect('hello world')
+    const { a, b } = connectedEditors('hello world')
     b.setCursorBufferPosition([0, 5])
     a.getBuffer().insert([0, 5], 'YY')
     expect(b.getText()).toBe('helloYY world')
@@ -58,7 +39,7 @@ describe('Collaborative anchoring: cursors of a remote peer', () => {
   })
 
   it('keeps a caret before a word a peer types at it letter by letter', () => {
-    const { a, b } = connect('one  two')
+    const { a, b } = connectedEditors('one  two')
     b.setCursorBufferPosition([0, 4])
     let column = 4
     for (const letter of 'three') a.getBuffer().insert([0, column++], letter)
@@ -67,7 +48,7 @@ describe('Collaborative anchoring: cursors of a remote peer', () => {
   })
 
   it('leaves a caret alone for text inserted after it', () => {
-    const { a, b } = connect('hello world')
+    const { a, b } = connectedEditors('hello world')
     b.setCursorBufferPosition([0, 5])
     a.getBuffer().insert([0, 6], 'big ')
     a.getBuffer().insert([0, 11], '\n')
@@ -75,7 +56,7 @@ describe('Collaborative anchoring: cursors of a remote peer', () => {
   })
 
   it('collapses a caret inside a deleted range to the deletion point', () => {
-    const { a, b } = connect('0123456789\nabc')
+    const { a, b } = connectedEditors('0123456789\nabc')
     b.setCursorBufferPosition([0, 5])
     a.getBuffer().delete([
       [0, 2],
@@ -91,7 +72,7 @@ describe('Collaborative anchoring: cursors of a remote peer', () => {
   })
 
   it('moves a caret back for a deletion before it and keeps it for one after it', () => {
-    const { a, b } = connect('ab\ncd\nef')
+    const { a, b } = connectedEditors('ab\ncd\nef')
     b.setCursorBufferPosition([2, 1])
     a.getBuffer().delete([
       [0, 1],
@@ -107,7 +88,7 @@ describe('Collaborative anchoring: cursors of a remote peer', () => {
   })
 
   it('reports a remote move with textChanged true', () => {
-    const { a, b } = connect('hello')
+    const { a, b } = connectedEditors('hello')
     b.setCursorBufferPosition([0, 3])
     const events: CursorPositionChangeEvent[] = []
     b.getLastCursor().onDidChangePosition((event) => events.push(event))
@@ -120,7 +101,7 @@ describe('Collaborative anchoring: cursors of a remote peer', () => {
   })
 
   it('keeps each of several carets on its text', () => {
-    const { a, b } = connect('alpha beta gamma')
+    const { a, b } = connectedEditors('alpha beta gamma')
     b.setCursorBufferPosition([0, 0])
     b.addCursorAtBufferPosition([0, 6])
     b.addCursorAtBufferPosition([0, 11])
@@ -138,7 +119,7 @@ describe('Collaborative anchoring: cursors of a remote peer', () => {
 
 describe('Collaborative anchoring: selections of a remote peer', () => {
   it('does not grow a selection from insertions at its start or end', () => {
-    const { a, b } = connect('hello world')
+    const { a, b } = connectedEditors('hello world')
     b.setSelectedBufferRange([
       [0, 6],
       [0, 11],
@@ -162,7 +143,7 @@ describe('Collaborative anchoring: selections of a remote peer', () => {
   })
 
   it('does not grow a multi-line selection from multi-line insertions at its edges', () => {
-    const { a, b } = connect('one\ntwo\nthree')
+    const { a, b } = connectedEditors('one\ntwo\nthree')
     b.setSelectedBufferRange([
       [0, 2],
       [2, 2],
@@ -181,7 +162,7 @@ describe('Collaborative anchoring: selections of a remote peer', () => {
   })
 
   it('keeps a reversed selection reversed, on its text', () => {
-    const { a, b } = connect('hello world')
+    const { a, b } = connectedEditors('hello world')
     b.setSelectedBufferRange(
       [
         [0, 0],
@@ -197,7 +178,7 @@ describe('Collaborative anchoring: selections of a remote peer', () => {
   })
 
   it('grows a selection from insertions inside it', () => {
-    const { a, b } = connect('hello world')
+    const { a, b } = connectedEditors('hello world')
     b.setSelectedBufferRange([
       [0, 6],
       [0, 11],
@@ -213,7 +194,7 @@ describe('Collaborative anchoring: selections of a remote peer', () => {
   })
 
   it('shrinks a selection for deletions inside or across its edges', () => {
-    const { a, b } = connect('0123456789')
+    const { a, b } = connectedEditors('0123456789')
     b.setSelectedBufferRange([
       [0, 3],
       [0, 8],
@@ -244,7 +225,7 @@ describe('Collaborative anchoring: selections of a remote peer', () => {
   })
 
   it('collapses a selection inside a deleted range to the deletion point', () => {
-    const { a, b } = connect('0123456789')
+    const { a, b } = connectedEditors('0123456789')
     b.setSelectedBufferRange([
       [0, 3],
       [0, 6],
@@ -267,7 +248,7 @@ describe('Collaborative anchoring: selections of a remote peer', () => {
   })
 
   it('does not grow a selection at its end after a deletion moved the end', () => {
-    const { a, b } = connect('0123456789')
+    const { a, b } = connectedEditors('0123456789')
     b.setSelectedBufferRange([
       [0, 2],
       [0, 6],
@@ -283,7 +264,7 @@ describe('Collaborative anchoring: selections of a remote peer', () => {
   })
 
   it('does not grow a selection at its start after a deletion moved the start', () => {
-    const { a, b } = connect('0123456789')
+    const { a, b } = connectedEditors('0123456789')
     b.setSelectedBufferRange([
       [0, 4],
       [0, 8],
@@ -306,7 +287,7 @@ describe('Collaborative anchoring: selections of a remote peer', () => {
   })
 
   it('keeps a caret before text inserted at it after a deletion moved it', () => {
-    const { a, b } = connect('0123456789')
+    const { a, b } = connectedEditors('0123456789')
     b.setCursorBufferPosition([0, 5])
     a.getBuffer().delete([
       [0, 3],
@@ -318,7 +299,7 @@ describe('Collaborative anchoring: selections of a remote peer', () => {
   })
 
   it('merges selections that a remote deletion makes overlap', () => {
-    const { a, b } = connect('aaaa bbbb cccc')
+    const { a, b } = connectedEditors('aaaa bbbb cccc')
     b.setSelectedBufferRanges([
       [
         [0, 0],
@@ -352,7 +333,7 @@ describe('Collaborative anchoring: selections of a remote peer', () => {
 
 describe('Local typing next to a remote peer', () => {
   it('moves the caret of B past what B types, while the caret of A stays before it', () => {
-    const { a, b, docA, docB } = connect('hello world')
+    const { a, b, docA, docB } = connectedEditors('hello world')
     a.setCursorBufferPosition([0, 5])
     b.setCursorBufferPosition([0, 5])
     b.getBuffer().insert([0, 5], ',')
@@ -364,7 +345,7 @@ describe('Local typing next to a remote peer', () => {
   })
 
   it('grows the selection of B from what B inserts at its edges (Atom rules)', () => {
-    const { a, b } = connect('hello world')
+    const { a, b } = connectedEditors('hello world')
     b.setSelectedBufferRange([
       [0, 6],
       [0, 11],
@@ -382,7 +363,7 @@ describe('Local typing next to a remote peer', () => {
   })
 
   it('moves every cursor of B as B types at all of them', () => {
-    const { a, b, docA, docB } = connect('ab\ncd\nef')
+    const { a, b, docA, docB } = connectedEditors('ab\ncd\nef')
     b.setCursorBufferPosition([0, 1])
     b.addCursorAtBufferPosition([1, 1])
     b.addCursorAtBufferPosition([2, 2])
@@ -400,7 +381,7 @@ describe('Local typing next to a remote peer', () => {
   })
 
   it('converges while both type, each caret following local rules for its own typing and remote rules for the other', () => {
-    const { a, b, docA, docB } = connect('The quick brown fox\njumps over\nthe lazy dog')
+    const { a, b, docA, docB } = connectedEditors('The quick brown fox\njumps over\nthe lazy dog')
     const random = new Random(7)
     const peers = [
       { editor: a, caret: 0 },
@@ -480,7 +461,7 @@ describe('Selections of B stay on their text through random edits by A', () => {
     it(`200 random insertions and deletions by A (seed ${seed})`, () => {
       const random = new Random(seed)
       let text = random.string(120, PIECES)
-      const { a, b } = connect(text)
+      const { a, b } = connectedEditors(text)
       const bufferA = a.getBuffer()
       const bufferB = b.getBuffer()
       let model: Span[] = []

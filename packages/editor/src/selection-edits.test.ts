@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest'
 import * as Y from 'yjs'
 import { Random, seeds } from '../../../testing/random.js'
 import { Clipboard, type Range, TextEditor } from './index.js'
+import { connectedEditors } from './testing/peers.js'
 
 const rg = (range: Range) => range.serialize()
 const ranges = (editor: TextEditor) => editor.getSelectedBufferRanges().map(rg)
@@ -297,7 +298,7 @@ describe('Undo and redo with selections', () => {
   })
 
   it("never undoes a remote peer's change, and restores selections on the text after remote edits", () => {
-    const { a, b } = pair('one two three')
+    const { a, b } = connectedEditors('one two three')
     a.setSelectedBufferRange([
       [0, 4],
       [0, 7],
@@ -316,23 +317,6 @@ describe('Undo and redo with selections', () => {
     ])
   })
 })
-
-/** Two editors whose documents exchange every update at once. */
-const pair = (text: string) => {
-  const docA = new Y.Doc()
-  const docB = new Y.Doc()
-  docA.on('update', (update: Uint8Array, origin: unknown) => {
-    if (origin !== 'remote') Y.applyUpdate(docB, update, 'remote')
-  })
-  docB.on('update', (update: Uint8Array, origin: unknown) => {
-    if (origin !== 'remote') Y.applyUpdate(docA, update, 'remote')
-  })
-  const a = new TextEditor({ doc: docA })
-  a.getBuffer().setText(text)
-  a.getBuffer().clearUndoStack()
-  const b = new TextEditor({ doc: docB })
-  return { a, b }
-}
 
 describe('Concurrent editing with several selections per peer', () => {
   /**
