@@ -5,10 +5,16 @@ const DEFAULT_BUCKET_SIZE = 128
 
 /**
  * A run of markers sorted by start. Their offsets are stored less `shift`, so moving every
- * marker of the bucket is one addition.
+ * marker of the bucket is one addition. The stored offsets are kept twice: on each marker
+ * (`Marker.rawStart`, for reading one marker's offsets) and side by side in `starts` and
+ * `ends` (for searches, which then read two flat arrays instead of visiting every marker).
  */
 export class MarkerBucket {
   readonly markers: Marker[] = []
+  /** `markers[i].rawStart`, for each i. */
+  readonly starts: number[] = []
+  /** `markers[i].rawEnd`, for each i. */
+  readonly ends: number[] = []
   shift = 0
   /** Largest stored end in the bucket (add `shift`); may be too high after removals, never too low. */
   maxEnd = Number.NEGATIVE_INFINITY
@@ -52,14 +58,23 @@ export class MarkerIndex {
     const rawStart = start - bucket.shift
     const rawEnd = end - bucket.shift
     const markers = bucket.markers
+    const starts = bucket.starts
     let low = 0
-    let high = markers.length
+    let high = starts.length
     while (low < high) {
       const mid = (low + high) >> 1
-      if (markers[mid]!.rawStart <= rawStart) low = mid + 1
+      if (starts[mid]! <= rawStart) low = mid + 1
       else high = mid
     }
-    markers.splice(low, 0, marker)
+    if (low === markers.length) {
+      markers.push(marker)
+      starts.push(rawStart)
+      bucket.ends.push(rawEnd)
+    } else {
+      markers.splice(low, 0, marker)
+      starts.splice(low, 0, rawStart)
+      bucket.ends.splice(low, 0, rawEnd)
+    }
     if (low === 0) this.starts[at] = start
     marker.rawStart = rawStart
     marker.rawEnd = rawEnd
@@ -74,19 +89,21 @@ export class MarkerIndex {
   remove(marker: Marker): void {
     const bucket = marker.bucket
     if (bucket === null) return
+    const at = indexInBucket(bucket, marker)
     marker.rawStart += bucket.shift
     marker.rawEnd += bucket.shift
     marker.bucket = null
     const markers = bucket.markers
-    const at = markers.indexOf(marker)
     markers.splice(at, 1)
+    bucket.starts.splice(at, 1)
+    bucket.ends.splice(at, 1)
     if (markers.length === 0 || at === 0) {
       const index = this.buckets.indexOf(bucket)
       if (markers.length === 0) {
         this.buckets.splice(index, 1)
         this.starts.splice(index, 1)
       } else {
-        this.starts[index] = markers[0]!.rawStart + bucket.shift
+        this.starts[index] = bucket.starts[0]! + bucket.shift
       }
     }
     this.size--
@@ -107,16 +124,15 @@ export class MarkerIndex {
     const at = this.bucketIndexFor(offset)
     if (at >= 0) {
       const bucket = this.buckets[at]!
-      const markers = bucket.markers
+      const { markers, starts, ends } = bucket
       const limit = offset - bucket.shift
       let maxEnd = Number.NEGATIVE_INFINITY
-      for (const marker of markers) {
-        if (marker.rawStart > limit) {
-          marker.rawStart += delta
-          marker.rawEnd += delta
-        }
-        if (marker.rawEnd > maxEnd) maxEnd = marker.rawEnd
+      for (let i = firstStartingAfter(starts, limit); i < markers.length; i++) {
+        const marker = markers[i]!
+        marker.rawStart = starts[i]! += delta
+        marker.rawEnd = ends[i]! += delta
       }
+      for (let i = 0; i < ends.length; i++) if (ends[i]! > maxEnd) maxEnd = ends[i]!
       bucket.maxEnd = maxEnd
     }
     const buckets = this.buckets
@@ -137,15 +153,16 @@ export class MarkerIndex {
     for (let i = first; i < buckets.length; i++) {
       const bucket = buckets[i]!
       const shift = bucket.shift
-      const markers = bucket.markers
       if (this.starts[i]! > to) break
       if (bucket.maxEnd + shift < from) continue
+      const { markers, starts, ends } = bucket
+      const rawTo = to - shift
+      const rawFrom = from - shift
       // In the first bucket, skip the markers that start too early to reach `from`.
-      let j = i === first ? firstStartingAtOrAfter(markers, lowestStart - shift) : 0
-      for (; j < markers.length; j++) {
-        const marker = markers[j]!
-        if (marker.rawStart + shift > to) break
-        if (marker.rawEnd + shift >= from) out.push(marker)
+      let j = i === first ? firstStartingAtOrAfter(starts, lowestStart - shift) : 0
+      for (; j < starts.length; j++) {
+        if (starts[j]! > rawTo) break
+        if (ends[j]! >= rawFrom) out.push(markers[j]!)
       }
     }
   }
@@ -158,6 +175,12 @@ export class MarkerIndex {
       if (this.starts[this.buckets.indexOf(bucket)] !== bucket.markers[0]!.start) {
         throw new Error('stale bucket start')
       }
+      bucket.markers.forEach((marker, i) => {
+        if (marker.rawStart !== bucket.starts[i] || marker.rawEnd !== bucket.ends[i]) {
+          throw new Error(`marker ${marker.id} has stale offsets in its bucket`)
+        }
+      })
+      if (bucket.starts.length !== bucket.markers.length) throw new Error('bucket arrays differ')
       for (const marker of bucket.markers) {
         if (marker.bucket !== bucket) throw new Error(`marker ${marker.id} has a stale bucket`)
         if (marker.start < previous) throw new Error(`marker ${marker.id} is out of order`)
@@ -174,9 +197,9 @@ export class MarkerIndex {
   private currentSpanBound(): number {
     if (this.removalsSinceSpanBound > this.size) {
       let bound = 0
-      for (const bucket of this.buckets) {
-        for (const marker of bucket.markers) {
-          if (marker.rawEnd - marker.rawStart > bound) bound = marker.rawEnd - marker.rawStart
+      for (const { starts, ends } of this.buckets) {
+        for (let i = 0; i < starts.length; i++) {
+          if (ends[i]! - starts[i]! > bound) bound = ends[i]! - starts[i]!
         }
       }
       this.spanBound = bound
@@ -207,28 +230,46 @@ export class MarkerIndex {
     const bucket = this.buckets[at]!
     const right = new MarkerBucket()
     right.shift = bucket.shift
-    const moved = bucket.markers.splice(bucket.markers.length >> 1)
+    const half = bucket.markers.length >> 1
+    const moved = bucket.markers.splice(half)
+    const movedStarts = bucket.starts.splice(half)
+    const movedEnds = bucket.ends.splice(half)
     let maxEnd = Number.NEGATIVE_INFINITY
     for (let i = 0; i < moved.length; i++) {
       const marker = moved[i]!
       right.markers.push(marker)
+      right.starts.push(movedStarts[i]!)
+      right.ends.push(movedEnds[i]!)
       marker.bucket = right
-      if (marker.rawEnd > maxEnd) maxEnd = marker.rawEnd
+      if (movedEnds[i]! > maxEnd) maxEnd = movedEnds[i]!
     }
     right.maxEnd = maxEnd
     this.buckets.splice(at + 1, 0, right)
-    this.starts.splice(at + 1, 0, moved[0]!.rawStart + right.shift)
+    this.starts.splice(at + 1, 0, movedStarts[0]! + right.shift)
   }
 }
 
-/** Index of the first of `markers` (sorted by start) whose stored start is >= `rawStart`. */
-const firstStartingAtOrAfter = (markers: readonly Marker[], rawStart: number): number => {
+/** Index of the first of a bucket's sorted stored `starts` that is >= `rawStart`. */
+const firstStartingAtOrAfter = (starts: readonly number[], rawStart: number): number => {
   let low = 0
-  let high = markers.length
+  let high = starts.length
   while (low < high) {
     const mid = (low + high) >> 1
-    if (markers[mid]!.rawStart < rawStart) low = mid + 1
+    if (starts[mid]! < rawStart) low = mid + 1
     else high = mid
   }
   return low
+}
+
+/** Index of the first of a bucket's sorted stored `starts` that is > `rawStart`. */
+const firstStartingAfter = (starts: readonly number[], rawStart: number): number =>
+  firstStartingAtOrAfter(starts, rawStart + 1)
+
+/** Where `marker` is in `bucket`: found by its start, then among equal starts. */
+const indexInBucket = (bucket: MarkerBucket, marker: Marker): number => {
+  const { markers, starts } = bucket
+  for (let i = firstStartingAtOrAfter(starts, marker.rawStart); i < markers.length; i++) {
+    if (markers[i] === marker) return i
+  }
+  throw new Error(`marker ${marker.id} is not in its bucket`)
 }
