@@ -6,7 +6,7 @@ import {
   type OffsetMapper,
   searchWindow,
 } from './find-markers.js'
-import type { TextChange } from './item-index.js'
+import type { ItemIndex, TextChange } from './item-index.js'
 import {
   Marker,
   type MarkerChangeEvent,
@@ -15,6 +15,7 @@ import {
   type RelativeRange,
 } from './marker.js'
 import { MarkerIndex } from './marker-index.js'
+import { MarkerRegistry } from './marker-registry.js'
 import {
   changeAtOrBefore,
   endMoves,
@@ -82,8 +83,15 @@ export class MarkerLayer {
   readonly maintainHistory: boolean
   readonly destroyInvalidatedMarkers: boolean
   readonly role: string | undefined
-  private readonly markers = new Map<number, Marker>()
-  private readonly watched = new Set<Marker>()
+  private readonly markers = new MarkerRegistry()
+  private viewOwner: object | null = null
+  /**
+   * Markers with change listeners, in the order they got them. A destroyed one stays listed
+   * (skipped) until the list is compacted; `Marker.watchListed` keeps a marker listed once.
+   */
+  private watched: Marker[] = []
+  /** Destroyed markers still in `watched`, at most. */
+  private watchedDestroyed = 0
   private readonly emitter = new Emitter<Events>()
   private destroyed = false
   private updatePending = false
@@ -136,11 +144,17 @@ export class MarkerLayer {
     if (a === null || b === null) return null
     const start = Math.min(a, b)
     const end = Math.max(a, b)
-    const marker = new Marker(this.buffer.allocateMarkerId(), this, start, end, relative, options)
-    if (a > b) {
-      marker.startAnchor = relative.end
-      marker.endAnchor = relative.start
-    }
+    const [startAnchor, endAnchor] =
+      a > b ? [relative.end, relative.start] : [relative.start, relative.end]
+    const marker = new Marker(
+      this.buffer.allocateMarkerId(),
+      this,
+      start,
+      end,
+      startAnchor,
+      endAnchor,
+      options,
+    )
     return this.addMarker(marker)
   }
 
@@ -149,9 +163,9 @@ export class MarkerLayer {
     return this.markers.get(id)
   }
 
-  /** All markers, in creation order. */
+  /** All markers, in creation (id) order. */
   getMarkers(): Marker[] {
-    return [...this.markers.values()]
+    return this.markers.values()
   }
 
   /** Number of markers. */
@@ -188,9 +202,16 @@ export class MarkerLayer {
     return found
   }
 
+  /** Markers whose closed ranges meet `marker`'s, itself included, in no particular order. */
+  markersIntersectingMarker(marker: Marker): Marker[] {
+    const found: Marker[] = []
+    this.index.overlapping(marker.start, marker.end, found)
+    return found
+  }
+
   /** Destroys every marker. */
   clear(): void {
-    for (const marker of [...this.markers.values()]) marker.destroy()
+    for (const marker of this.markers.values()) marker.destroy()
   }
 
   /** Destroys the layer and its markers. */
@@ -290,11 +311,13 @@ export class MarkerLayer {
     })
   }
 
-  /** Forgets a marker that is being destroyed. */
+  /** Forgets a marker that was just destroyed. */
   removeMarker(marker: Marker): void {
-    this.markers.delete(marker.id)
+    this.markers.remove(marker)
     this.index.remove(marker)
-    this.watched.delete(marker)
+    if (marker.watchListed && ++this.watchedDestroyed * 2 > this.watched.length) {
+      this.compactWatched()
+    }
     this.scheduleUpdate()
   }
 
@@ -308,9 +331,31 @@ export class MarkerLayer {
     this.emitter.emit('did-destroy-marker', marker)
   }
 
+  /**
+   * Lets `owner` keep one object per marker in `Marker.view` (package internal, for display
+   * marker layers). True for the first owner to ask; later ones keep their own maps.
+   */
+  claimView(owner: object): boolean {
+    if (this.viewOwner !== null && this.viewOwner !== owner) return false
+    this.viewOwner = owner
+    return true
+  }
+
   /** Remembers that a marker has change listeners. */
   watch(marker: Marker): void {
-    this.watched.add(marker)
+    if (marker.watchListed) return
+    marker.watchListed = true
+    this.watched.push(marker)
+  }
+
+  private compactWatched(): void {
+    const kept: Marker[] = []
+    for (const marker of this.watched) {
+      if (marker.destroyed) marker.watchListed = false
+      else kept.push(marker)
+    }
+    this.watched = kept
+    this.watchedDestroyed = 0
   }
 
   /**
@@ -435,7 +480,7 @@ export class MarkerLayer {
     if (this.destroyed) return
     this.updatePending = false
     this.emitter.emit('did-update')
-    for (const marker of [...this.watched]) marker.emitChange(true)
+    for (const marker of this.watched.slice()) marker.emitChange(true)
   }
 
   /** Emits a `did-update` that waited for the end of a transaction. */
@@ -476,12 +521,12 @@ export class MarkerLayer {
       marker.restore(saved)
       if (marker.destroyed) {
         marker.destroyed = false
-        this.markers.set(marker.id, marker)
+        this.markers.add(marker)
         this.emitter.emit('did-create-marker', marker)
       }
     }
     const kept = new Set(markers)
-    for (const marker of [...this.markers.values()]) {
+    for (const marker of this.markers.values()) {
       if (!kept.has(marker)) marker.destroy()
     }
     this.scheduleUpdate()
@@ -491,15 +536,19 @@ export class MarkerLayer {
     this.assertAlive()
     const start = this.buffer.offsetOfClipped(range.start)
     const end = this.buffer.offsetOfClipped(range.end)
+    const index = this.buffer.itemIndex
+    const startAnchor = startAnchorFor(index, start, end)
     const marker = new Marker(
       this.buffer.allocateMarkerId(),
       this,
       start,
       end,
-      anchorsFor(this.buffer, start, end),
+      startAnchor,
+      endAnchorFor(index, start, end, startAnchor),
       options,
       tailed,
     )
+    marker.primeRange(range)
     if (this.buffer.hasUnsettledEdits()) this.unanchored.add(marker)
     return this.addMarker(marker)
   }
@@ -515,7 +564,7 @@ export class MarkerLayer {
   }
 
   private addMarker(marker: Marker): Marker {
-    this.markers.set(marker.id, marker)
+    this.markers.add(marker)
     this.index.insert(marker, marker.start, marker.end)
     this.emitter.emit('did-create-marker', marker)
     this.scheduleUpdate()
@@ -524,9 +573,10 @@ export class MarkerLayer {
 
   /** Ties the marker's relative positions to its current offsets. */
   private anchor(marker: Marker): void {
-    const anchors = anchorsFor(this.buffer, marker.start, marker.end)
-    marker.startAnchor = anchors.start
-    marker.endAnchor = anchors.end
+    const index = this.buffer.itemIndex
+    const { start, end } = marker
+    marker.startAnchor = startAnchorFor(index, start, end)
+    marker.endAnchor = endAnchorFor(index, start, end, marker.startAnchor)
   }
 
   private scheduleUpdate(): void {
@@ -549,14 +599,16 @@ export class MarkerLayer {
  * goes after it; a non-empty one ties its start to the character after and its end to the
  * character before, so insertions at its edges stay outside.
  */
-const anchorsFor = (buffer: TextBuffer, start: number, end: number): RelativeRange => {
-  const index = buffer.itemIndex
-  if (start === end) {
-    const position: Y.RelativePosition = index.relativePositionAt(start, -1)
-    return { start: position, end: position }
-  }
-  return { start: index.relativePositionAt(start, 0), end: index.relativePositionAt(end, -1) }
-}
+const startAnchorFor = (index: ItemIndex, start: number, end: number): Y.RelativePosition =>
+  index.relativePositionAt(start, start === end ? -1 : 0)
+
+/** The end's relative position by the same rule, given the start's. */
+const endAnchorFor = (
+  index: ItemIndex,
+  start: number,
+  end: number,
+  startAnchor: Y.RelativePosition,
+): Y.RelativePosition => (start === end ? startAnchor : index.relativePositionAt(end, -1))
 
 const isInvalidated = (
   marker: Marker,

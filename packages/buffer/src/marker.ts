@@ -49,14 +49,6 @@ export interface MarkerChangeEvent {
   textChanged: boolean
 }
 
-interface EmittedState {
-  range: Range
-  valid: boolean
-  tailed: boolean
-  reversed: boolean
-  properties: Readonly<Record<string, unknown>>
-}
-
 interface Events {
   'did-change': MarkerChangeEvent
   'did-destroy': undefined
@@ -71,6 +63,31 @@ export interface MarkerUpdate {
   exclusive?: boolean | null
   properties?: Record<string, unknown>
 }
+
+/** Bits of `Marker.flags` below the invalidation strategy. */
+enum Flag {
+  Tailed = 1,
+  Reversed = 2,
+  Valid = 4,
+  Destroyed = 8,
+  WatchListed = 16,
+  /** An `exclusive` option was given; `Exclusive` holds its value. */
+  ExclusiveGiven = 32,
+  Exclusive = 64,
+}
+
+/** The flags a change event reports (`hadTail`, `wasValid`, the old head and tail). */
+const REPORTED_FLAGS = Flag.Tailed | Flag.Reversed | Flag.Valid
+
+/** Where the invalidation strategy's number starts in `Marker.flags`. */
+const STRATEGY_SHIFT = 7
+const STRATEGIES: readonly InvalidationStrategy[] = [
+  'never',
+  'surround',
+  'overlap',
+  'inside',
+  'touch',
+]
 
 /** The properties of every marker made without any (shared: they are frozen). */
 const NO_PROPERTIES: Readonly<Record<string, unknown>> = Object.freeze({})
@@ -91,20 +108,25 @@ export class Marker {
   /** The ends as relative positions (package internal). */
   startAnchor: Y.RelativePosition
   endAnchor: Y.RelativePosition
-  /** @internal */ tailed: boolean
-  /** @internal */ reversed: boolean
-  /** @internal */ valid: boolean
-  /** @internal */ explicitExclusive: boolean | null
   /** @internal */ properties: Readonly<Record<string, unknown>>
-  /** @internal */ destroyed = false
+  /**
+   * @internal The wrapper the layer's view (its first display marker layer, see
+   * `MarkerLayer.claimView`) made for this marker: kept here instead of in a map of its own.
+   */
+  view: unknown = null
+  /** Its yes-or-no settings and its invalidation strategy, as bits (see `Flag`). */
+  private flags = 0
   private emitter: Emitter<Events> | null = null
-  private emitted: EmittedState | null = null
+  /** The range last reported to change listeners; null while nobody listens. */
+  private emittedRange: Range | null = null
+  /** The `REPORTED_FLAGS` bits last reported. */
+  private emittedFlags = 0
+  private emittedProperties: Readonly<Record<string, unknown>> = NO_PROPERTIES
   private saved: MarkerSnapshot | null = null
   private cachedRange: Range | null = null
   private cachedVersion = -1
   private cachedStart = -1
   private cachedEnd = -1
-  private readonly invalidate: InvalidationStrategy
 
   /** Made by a `MarkerLayer`; use `layer.markRange` and friends. */
   constructor(
@@ -112,21 +134,84 @@ export class Marker {
     readonly layer: MarkerLayer,
     start: number,
     end: number,
-    anchors: RelativeRange,
+    startAnchor: Y.RelativePosition,
+    endAnchor: Y.RelativePosition,
     options: MarkOptions,
     tailed = options.tailed ?? true,
   ) {
     this.rawStart = start
     this.rawEnd = end
-    this.startAnchor = anchors.start
-    this.endAnchor = anchors.end
+    this.startAnchor = startAnchor
+    this.endAnchor = endAnchor
+    const strategy = STRATEGIES.indexOf(options.invalidate ?? 'overlap')
+    if (strategy < 0) {
+      throw new TypeError(`unknown invalidation strategy: ${String(options.invalidate)}`)
+    }
+    this.flags = strategy << STRATEGY_SHIFT
     this.tailed = tailed
-    this.reversed = this.tailed && (options.reversed ?? false)
+    this.reversed = tailed && (options.reversed ?? false)
     this.valid = options.valid ?? true
-    this.invalidate = options.invalidate ?? 'overlap'
     this.explicitExclusive = options.exclusive ?? null
     this.properties =
       options.properties === undefined ? NO_PROPERTIES : Object.freeze({ ...options.properties })
+  }
+
+  /** @internal Whether it has a tail. */
+  get tailed(): boolean {
+    return (this.flags & Flag.Tailed) !== 0
+  }
+  set tailed(value: boolean) {
+    this.setFlag(Flag.Tailed, value)
+  }
+
+  /** @internal Whether the head is at the start. */
+  get reversed(): boolean {
+    return (this.flags & Flag.Reversed) !== 0
+  }
+  set reversed(value: boolean) {
+    this.setFlag(Flag.Reversed, value)
+  }
+
+  /** @internal False once a change invalidated it. */
+  get valid(): boolean {
+    return (this.flags & Flag.Valid) !== 0
+  }
+  set valid(value: boolean) {
+    this.setFlag(Flag.Valid, value)
+  }
+
+  /** @internal Set by `destroy` (and cleared when undo brings the marker back). */
+  get destroyed(): boolean {
+    return (this.flags & Flag.Destroyed) !== 0
+  }
+  set destroyed(value: boolean) {
+    this.setFlag(Flag.Destroyed, value)
+  }
+
+  /** @internal Whether its layer lists it among the markers with change listeners. */
+  get watchListed(): boolean {
+    return (this.flags & Flag.WatchListed) !== 0
+  }
+  set watchListed(value: boolean) {
+    this.setFlag(Flag.WatchListed, value)
+  }
+
+  /** @internal The `exclusive` option it was given, null when it had none. */
+  get explicitExclusive(): boolean | null {
+    if ((this.flags & Flag.ExclusiveGiven) === 0) return null
+    return (this.flags & Flag.Exclusive) !== 0
+  }
+  set explicitExclusive(value: boolean | null) {
+    this.setFlag(Flag.ExclusiveGiven, value !== null)
+    this.setFlag(Flag.Exclusive, value === true)
+  }
+
+  private get invalidate(): InvalidationStrategy {
+    return STRATEGIES[this.flags >> STRATEGY_SHIFT]!
+  }
+
+  private setFlag(flag: Flag, on: boolean): void {
+    this.flags = on ? this.flags | flag : this.flags & ~flag
   }
 
   /** Offset of the start (package internal). */
@@ -158,6 +243,14 @@ export class Marker {
       this.cachedEnd = this.end
     }
     return this.cachedRange
+  }
+
+  /** @internal Takes `range`, which must be the marker's range now, as its cached range. */
+  primeRange(range: Range): void {
+    this.cachedRange = range
+    this.cachedVersion = this.layer.buffer.version
+    this.cachedStart = this.start
+    this.cachedEnd = this.end
   }
 
   /** Start of the range. */
@@ -339,8 +432,8 @@ export class Marker {
   /** Removes the marker from its layer. Safe to call twice. */
   destroy(): void {
     if (this.destroyed) return
-    this.layer.removeMarker(this)
     this.destroyed = true
+    this.layer.removeMarker(this)
     this.emitter?.emit('did-destroy')
     this.emitter?.dispose()
     this.emitter = null
@@ -361,7 +454,7 @@ export class Marker {
    * if it had a change listener. For owners of many markers, which listen on the layer.
    */
   observe(): void {
-    if (this.emitted === null) this.emitted = this.currentState()
+    if (this.emittedRange === null) this.noteEmitted()
     this.layer.watch(this)
   }
 
@@ -372,30 +465,31 @@ export class Marker {
 
   /** Emits a change event if the marker differs from what was last reported (package internal). */
   emitChange(textChanged: boolean): void {
-    if (this.emitted === null || this.destroyed) return
-    const before = this.emitted
-    const now = this.currentState()
+    const before = this.emittedRange
+    if (before === null || this.destroyed) return
+    const range = this.getRange()
+    const wasFlags = this.emittedFlags
+    const oldProperties = this.emittedProperties
     if (
-      before.range.isEqual(now.range) &&
-      before.valid === now.valid &&
-      before.tailed === now.tailed &&
-      before.reversed === now.reversed &&
-      before.properties === now.properties
+      before.isEqual(range) &&
+      wasFlags === (this.flags & REPORTED_FLAGS) &&
+      oldProperties === this.properties
     ) {
       return
     }
-    this.emitted = now
+    this.noteEmitted()
+    const wasReversed = (wasFlags & Flag.Reversed) !== 0
     const change: MarkerChangeEvent = {
-      oldHeadPosition: before.reversed ? before.range.start : before.range.end,
-      newHeadPosition: now.reversed ? now.range.start : now.range.end,
-      oldTailPosition: before.reversed ? before.range.end : before.range.start,
-      newTailPosition: now.reversed ? now.range.end : now.range.start,
-      wasValid: before.valid,
-      isValid: now.valid,
-      hadTail: before.tailed,
-      hasTail: now.tailed,
-      oldProperties: before.properties,
-      newProperties: now.properties,
+      oldHeadPosition: wasReversed ? before.start : before.end,
+      newHeadPosition: this.reversed ? range.start : range.end,
+      oldTailPosition: wasReversed ? before.end : before.start,
+      newTailPosition: this.reversed ? range.end : range.start,
+      wasValid: (wasFlags & Flag.Valid) !== 0,
+      isValid: this.valid,
+      hadTail: (wasFlags & Flag.Tailed) !== 0,
+      hasTail: this.tailed,
+      oldProperties,
+      newProperties: this.properties,
       textChanged,
     }
     this.layer.reportMarkerChange(this, change)
@@ -443,17 +537,14 @@ export class Marker {
 
   /** Whether anyone listens to changes (package internal). */
   hasChangeListeners(): boolean {
-    return this.emitted !== null
+    return this.emittedRange !== null
   }
 
-  private currentState(): EmittedState {
-    return {
-      range: this.getRange(),
-      valid: this.valid,
-      tailed: this.tailed,
-      reversed: this.reversed,
-      properties: this.properties,
-    }
+  /** Remembers the current state as the one last reported. */
+  private noteEmitted(): void {
+    this.emittedRange = this.getRange()
+    this.emittedFlags = this.flags & REPORTED_FLAGS
+    this.emittedProperties = this.properties
   }
 
   private events(): Emitter<Events> {

@@ -4,7 +4,7 @@ import {
   CompositeDisposable,
   type Disposable,
   Emitter,
-  type Point,
+  Point,
   type PointLike,
   Range,
   type RangeLike,
@@ -33,14 +33,6 @@ export interface FindDisplayMarkersParams extends FindMarkersParams {
   intersectsScreenRowRange?: readonly [number, number]
 }
 
-interface SeenState {
-  headBuffer: Point
-  headScreen: Point
-  tailBuffer: Point
-  tailScreen: Point
-  valid: boolean
-}
-
 interface MarkerEvents {
   'did-change': DisplayMarkerChangeEvent
   'did-destroy': undefined
@@ -62,7 +54,14 @@ export class DisplayMarker {
    */
   owner: unknown = null
   private emitter: Emitter<MarkerEvents> | null = null
-  private seen: SeenState | null = null
+  // The positions last reported to observers (see `observe`); `seenHeadBuffer` is null while
+  // nobody observes. Fields rather than one state object: tens of thousands of cursors each
+  // keep one, and a move then allocates nothing but its event.
+  private seenHeadBuffer: Point | null = null
+  private seenHeadScreen: Point = Point.ZERO
+  private seenTailBuffer: Point = Point.ZERO
+  private seenTailScreen: Point = Point.ZERO
+  private seenValid = false
 
   /** Made by a `DisplayMarkerLayer`. */
   constructor(
@@ -88,15 +87,15 @@ export class DisplayMarker {
    * it had a change listener (one subscription per layer for owners of many markers).
    */
   observe(): void {
-    if (this.seen !== null) return
-    this.seen = this.currentState()
+    if (this.seenHeadBuffer !== null) return
+    this.noteSeen()
     this.bufferMarker.observe()
     this.layer.watch()
   }
 
   /** Whether the marker reports its changes (package internal). */
   isObserved(): boolean {
-    return this.seen !== null
+    return this.seenHeadBuffer !== null
   }
 
   /** Calls `callback` once when the marker is destroyed. */
@@ -216,30 +215,33 @@ export class DisplayMarker {
 
   /** Emits a change event when the marker moved since the last one (package internal). */
   notifyObservers(textChanged: boolean): void {
-    const before = this.seen
-    if (before === null || this.isDestroyed()) return
-    const now = this.currentState()
+    const oldHeadBuffer = this.seenHeadBuffer
+    if (oldHeadBuffer === null || this.isDestroyed()) return
+    const oldHeadScreen = this.seenHeadScreen
+    const oldTailBuffer = this.seenTailBuffer
+    const oldTailScreen = this.seenTailScreen
+    const wasValid = this.seenValid
+    this.noteSeen()
     if (
-      now.valid === before.valid &&
-      now.headBuffer.isEqual(before.headBuffer) &&
-      now.headScreen.isEqual(before.headScreen) &&
-      now.tailBuffer.isEqual(before.tailBuffer) &&
-      now.tailScreen.isEqual(before.tailScreen)
+      this.seenValid === wasValid &&
+      this.seenHeadBuffer!.isEqual(oldHeadBuffer) &&
+      this.seenHeadScreen.isEqual(oldHeadScreen) &&
+      this.seenTailBuffer.isEqual(oldTailBuffer) &&
+      this.seenTailScreen.isEqual(oldTailScreen)
     ) {
       return
     }
-    this.seen = now
     const change: DisplayMarkerChangeEvent = {
-      oldHeadBufferPosition: before.headBuffer,
-      newHeadBufferPosition: now.headBuffer,
-      oldTailBufferPosition: before.tailBuffer,
-      newTailBufferPosition: now.tailBuffer,
-      oldHeadScreenPosition: before.headScreen,
-      newHeadScreenPosition: now.headScreen,
-      oldTailScreenPosition: before.tailScreen,
-      newTailScreenPosition: now.tailScreen,
-      wasValid: before.valid,
-      isValid: now.valid,
+      oldHeadBufferPosition: oldHeadBuffer,
+      newHeadBufferPosition: this.seenHeadBuffer!,
+      oldTailBufferPosition: oldTailBuffer,
+      newTailBufferPosition: this.seenTailBuffer,
+      oldHeadScreenPosition: oldHeadScreen,
+      newHeadScreenPosition: this.seenHeadScreen,
+      oldTailScreenPosition: oldTailScreen,
+      newTailScreenPosition: this.seenTailScreen,
+      wasValid,
+      isValid: this.seenValid,
       textChanged,
     }
     this.layer.reportMarkerChange(this, change)
@@ -261,15 +263,19 @@ export class DisplayMarker {
     return this.emitter
   }
 
-  private currentState(): SeenState {
+  /** Takes the current positions as the ones last reported. */
+  private noteSeen(): void {
     const headBuffer = this.getHeadBufferPosition()
     const tailBuffer = this.getTailBufferPosition()
     const display = this.layer.displayLayer
     const headScreen = display.translateBufferPosition(headBuffer)
-    const tailScreen = tailBuffer.isEqual(headBuffer)
+    this.seenHeadBuffer = headBuffer
+    this.seenHeadScreen = headScreen
+    this.seenTailBuffer = tailBuffer
+    this.seenTailScreen = tailBuffer.isEqual(headBuffer)
       ? headScreen
       : display.translateBufferPosition(tailBuffer)
-    return { headBuffer, headScreen, tailBuffer, tailScreen, valid: this.isValid() }
+    this.seenValid = this.isValid()
   }
 }
 
@@ -280,7 +286,11 @@ export class DisplayMarker {
  * @example const layer = new DisplayMarkerLayer(display, buffer.addMarkerLayer())
  */
 export class DisplayMarkerLayer {
-  private readonly markers = new Map<number, DisplayMarker>()
+  /**
+   * The wrappers by marker id, when another display layer of the same buffer layer keeps its
+   * own in the markers' `view` slots; null when this layer does (the common case).
+   */
+  private readonly wrappers: Map<number, DisplayMarker> | null
   /** How many live markers report their changes (see `DisplayMarker.observe`). */
   private observedCount = 0
   private readonly emitter = new Emitter<{
@@ -295,17 +305,19 @@ export class DisplayMarkerLayer {
     readonly displayLayer: DisplayLayer,
     readonly bufferLayer: MarkerLayer,
   ) {
+    this.wrappers = bufferLayer.claimView(this) ? null : new Map()
     this.subscriptions.add(
       bufferLayer.onDidCreateMarker((marker) => {
         this.emitter.emit('did-create-marker', this.wrap(marker))
       }),
       bufferLayer.onDidChangeMarker(({ marker, change }) => {
-        this.markers.get(marker.id)?.notifyObservers(change.textChanged)
+        this.existingWrapper(marker)?.notifyObservers(change.textChanged)
       }),
       bufferLayer.onDidDestroyMarker((marker) => {
-        const wrapped = this.markers.get(marker.id)
+        const wrapped = this.existingWrapper(marker)
         if (wrapped === undefined) return
-        this.markers.delete(marker.id)
+        if (this.wrappers === null) marker.view = null
+        else this.wrappers.delete(marker.id)
         if (wrapped.isObserved()) this.observedCount--
         wrapped.didDestroyBufferMarker()
       }),
@@ -343,6 +355,11 @@ export class DisplayMarkerLayer {
   getMarker(id: number): DisplayMarker | undefined {
     const marker = this.bufferLayer.getMarker(id)
     return marker === undefined ? undefined : this.wrap(marker)
+  }
+
+  /** The display marker of `marker`, one of this layer's buffer markers. */
+  markerFor(marker: Marker): DisplayMarker {
+    return this.wrap(marker)
   }
 
   /** Every marker. */
@@ -404,7 +421,9 @@ export class DisplayMarkerLayer {
     // Remaps are rare and most layers with observed markers observe all of them, so a pass
     // over the layer costs less than a second index of the observed ones.
     if (this.observedCount === 0) return
-    for (const marker of [...this.markers.values()]) marker.notifyObservers(false)
+    for (const marker of this.bufferLayer.getMarkers()) {
+      this.existingWrapper(marker)?.notifyObservers(false)
+    }
   }
 
   /** Counts a marker that started to observe its changes (package internal). */
@@ -416,17 +435,23 @@ export class DisplayMarkerLayer {
   destroy(): void {
     this.subscriptions.dispose()
     this.bufferLayer.destroy()
-    this.markers.clear()
+    this.wrappers?.clear()
     this.observedCount = 0
     this.emitter.dispose()
   }
 
   private wrap(marker: Marker): DisplayMarker {
-    let wrapped = this.markers.get(marker.id)
+    let wrapped = this.existingWrapper(marker)
     if (wrapped === undefined) {
       wrapped = new DisplayMarker(this, marker)
-      this.markers.set(marker.id, wrapped)
+      if (this.wrappers === null) marker.view = wrapped
+      else this.wrappers.set(marker.id, wrapped)
     }
     return wrapped
+  }
+
+  private existingWrapper(marker: Marker): DisplayMarker | undefined {
+    if (this.wrappers !== null) return this.wrappers.get(marker.id)
+    return (marker.view as DisplayMarker | null) ?? undefined
   }
 }

@@ -1097,11 +1097,10 @@ export class TextEditor {
   }
 
   private meetsAnotherSelection(selection: Selection): boolean {
-    const range = selection.getBufferRange()
-    const markers = this.selectionsMarkerLayer.bufferLayer.markersIntersectingRange(range)
+    const layer = this.selectionsMarkerLayer
+    const markers = layer.bufferLayer.markersIntersectingMarker(selection.marker.bufferMarker)
     for (let i = 0; i < markers.length; i++) {
-      const displayMarker = this.selectionsMarkerLayer.getMarker(markers[i]!.id)
-      const other = displayMarker === undefined ? null : selectionOf(displayMarker)
+      const other = selectionOf(layer.markerFor(markers[i]!))
       if (other == null || other === selection) continue
       if (other.intersectsWith(selection, !other.isEmpty() && !selection.isEmpty())) return true
     }
