@@ -36,10 +36,7 @@ export const scanInRange = (
   if (typeof callback !== 'function') throw new TypeError('callback must be a function')
   const text = buffer.getTextInRange(range)
   const base = buffer.characterIndexForPosition(range.start)
-  const context = {
-    startsLine: range.start.column === 0,
-    endsLine: range.end.column === buffer.lineLengthForRow(range.end.row),
-  }
+  const context = anchorContext(buffer, range)
   const replacements: Array<{ range: Range; text: string }> = []
   let stopped = false
   const visit = ({ start, end, match }: TextMatch): boolean => {
@@ -76,3 +73,34 @@ export const scanInRange = (
     for (const r of replacements) buffer.setTextInRange(r.range, r.text)
   })
 }
+
+/**
+ * The ranges of the first `limit` matches of `regex` in `range`, first to last: a forward scan
+ * without results to hand out, for the synchronous finds cursors call per keystroke.
+ *
+ * @example findRangesInRange(buffer, /\w+/g, buffer.getRange(), 1)
+ */
+export const findRangesInRange = (
+  buffer: TextBuffer,
+  regex: RegExp,
+  range: Range,
+  limit: number,
+): Range[] => {
+  if (!(regex instanceof RegExp)) throw new TypeError('regex must be a RegExp')
+  const base = buffer.characterIndexForPosition(range.start)
+  const ranges: Range[] = []
+  if (limit <= 0) return ranges
+  searchText(regex, buffer.getTextInRange(range), anchorContext(buffer, range), (match) => {
+    const start = buffer.positionForCharacterIndex(base + match.start)
+    const end =
+      match.end === match.start ? start : buffer.positionForCharacterIndex(base + match.end)
+    return ranges.push(new Range(start, end)) >= limit
+  })
+  return ranges
+}
+
+/** Whether `range` starts and ends at line boundaries (for `^` and `$`). */
+const anchorContext = (buffer: TextBuffer, range: Range) => ({
+  startsLine: range.start.column === 0,
+  endsLine: range.end.column === buffer.lineLengthForRow(range.end.row),
+})

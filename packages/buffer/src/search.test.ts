@@ -45,6 +45,27 @@ describe('buffer search (Atom semantics)', () => {
     ).toEqual(['[(0, 4) - (0, 7)]'])
   })
 
+  it('reuses one RegExp across ranges with different line boundaries', () => {
+    // The translated pattern is cached per RegExp and per kind of range ends.
+    const buffer = new TextBuffer('ab cd\nef')
+    const start = /^\w+/g
+    const end = /\w+$/g
+    const rows = buffer.getRange()
+    const middle = buffer.clipRange([
+      [0, 1],
+      [0, 4],
+    ])
+    for (let round = 0; round < 2; round++) {
+      expect(found(buffer, start, rows)).toEqual(['[(0, 0) - (0, 2)]', '[(1, 0) - (1, 2)]'])
+      expect(found(buffer, start, middle)).toEqual([])
+      expect(found(buffer, end, rows)).toEqual(['[(0, 3) - (0, 5)]', '[(1, 0) - (1, 2)]'])
+      expect(found(buffer, end, middle)).toEqual([])
+      expect(buffer.findInRangeSync(start, middle)).toBeNull()
+      expect(buffer.findInRangeSync(end, rows)?.toString()).toBe('[(0, 3) - (0, 5)]')
+    }
+    expect(start.lastIndex).toBe(0)
+  })
+
   it('keeps ^ and $ literal inside character classes', () => {
     const buffer = new TextBuffer('a^b$c')
     expect(found(buffer, /[\^$]/g)).toEqual(['[(0, 1) - (0, 2)]', '[(0, 3) - (0, 4)]'])

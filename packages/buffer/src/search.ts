@@ -86,8 +86,7 @@ export const searchText = (
   context: AnchorContext,
   visit: (match: TextMatch) => boolean | undefined,
 ): void => {
-  const flags = `g${regex.ignoreCase ? 'i' : ''}${regex.unicode ? 'u' : ''}`
-  const pattern = new RegExp(translatePattern(regex.source, context), flags)
+  const pattern = translatedRegExp(regex, context)
   let lastEnd = -1
   let from = 0
   while (from <= text.length) {
@@ -107,4 +106,36 @@ export const searchText = (
       from = start + 1
     }
   }
+}
+
+/** Translated patterns kept for reuse by source, at most this many (then the cache starts over). */
+const MAX_CACHED_PATTERNS = 256
+const translatedBySource = new Map<string, RegExp>()
+/** The same patterns by the RegExp they translate (its source and flags never change). */
+const translatedByRegExp = new WeakMap<RegExp, (RegExp | undefined)[]>()
+
+/**
+ * `regex` translated for `context`, compiled once per source, flags and context: cursors
+ * search with the same few word patterns thousands of times per keystroke. The RegExp is
+ * shared, so its `lastIndex` is set before every use.
+ */
+const translatedRegExp = (regex: RegExp, context: AnchorContext): RegExp => {
+  const slot = (context.startsLine ? 2 : 0) + (context.endsLine ? 1 : 0)
+  let variants = translatedByRegExp.get(regex)
+  const known = variants?.[slot]
+  if (known !== undefined) return known
+  const flags = `g${regex.ignoreCase ? 'i' : ''}${regex.unicode ? 'u' : ''}`
+  const key = `${flags}${slot}${regex.source}`
+  let pattern = translatedBySource.get(key)
+  if (pattern === undefined) {
+    if (translatedBySource.size >= MAX_CACHED_PATTERNS) translatedBySource.clear()
+    pattern = new RegExp(translatePattern(regex.source, context), flags)
+    translatedBySource.set(key, pattern)
+  }
+  if (variants === undefined) {
+    variants = []
+    translatedByRegExp.set(regex, variants)
+  }
+  variants[slot] = pattern
+  return pattern
 }

@@ -19,7 +19,7 @@ import { extentForText, normalizeLineEndings } from './line-endings.js'
 import { type LineEnding, LineStore } from './line-store.js'
 import type { Marker, MarkOptions } from './marker.js'
 import { MarkerLayer, type MarkerLayerOptions } from './marker-layer.js'
-import { type ScanCallback, type ScanResult, scanInRange } from './scan.js'
+import { findRangesInRange, type ScanCallback, type ScanResult, scanInRange } from './scan.js'
 import { UndoHistory, type UndoStateProvider } from './undo-history.js'
 import { clipPoint, toFiniteInteger } from './validate.js'
 
@@ -449,19 +449,12 @@ export class TextBuffer {
 
   /** The ranges of every match of `regex` in `range` (clipped), first to last. */
   findAllInRangeSync(regex: RegExp, range: RangeLike): Range[] {
-    const ranges: Range[] = []
-    this.scanInRange(regex, range, (result) => ranges.push(result.range))
-    return ranges
+    return findRangesInRange(this, regex, this.clipRange(range), Number.POSITIVE_INFINITY)
   }
 
   /** The range of the first match of `regex` in `range` (clipped), or null. */
   findInRangeSync(regex: RegExp, range: RangeLike): Range | null {
-    let found: Range | null = null
-    this.scanInRange(regex, range, (result) => {
-      found = result.range
-      result.stop()
-    })
-    return found
+    return findRangesInRange(this, regex, this.clipRange(range), 1)[0] ?? null
   }
 
   /** Every match of `regex` in `range`, as scan results. */
