@@ -13,6 +13,7 @@ import {
   isInsideWord,
   nextWordBoundary,
   previousWordBoundary,
+  sharedPattern,
   subwordRegExp,
   wordRegExp,
 } from './words.js'
@@ -212,7 +213,7 @@ export class Cursor {
     return isInsideWord(
       this.editor.buffer,
       this.getBufferPosition(),
-      options.wordRegex ?? this.wordRegExp(),
+      options.wordRegex ?? this.searchWordRegExp(),
     )
   }
 
@@ -379,13 +380,13 @@ export class Cursor {
 
   /** Moves to the previous subword boundary (camelCase humps, snake_case parts). */
   moveToPreviousSubwordBoundary(): void {
-    const wordRegex = this.subwordRegExp({ backwards: true })
+    const wordRegex = this.searchSubwordRegExp(true)
     this.setBufferPosition(this.getPreviousWordBoundaryBufferPosition({ wordRegex }))
   }
 
   /** Moves to the next subword boundary. */
   moveToNextSubwordBoundary(): void {
-    const wordRegex = this.subwordRegExp()
+    const wordRegex = this.searchSubwordRegExp(false)
     this.setBufferPosition(this.getNextWordBoundaryBufferPosition({ wordRegex }))
   }
 
@@ -412,19 +413,19 @@ export class Cursor {
 
   /** The previous word boundary: on the current word or the previous one. */
   getPreviousWordBoundaryBufferPosition(options: WordOptions = {}): Point {
-    const regex = options.wordRegex ?? this.wordRegExp()
+    const regex = options.wordRegex ?? this.searchWordRegExp()
     return previousWordBoundary(this.editor.buffer, this.getBufferPosition(), regex)
   }
 
   /** The next word boundary: on the current word or the next one. */
   getNextWordBoundaryBufferPosition(options: WordOptions = {}): Point {
-    const regex = options.wordRegex ?? this.wordRegExp()
+    const regex = options.wordRegex ?? this.searchWordRegExp()
     return nextWordBoundary(this.editor.buffer, this.getBufferPosition(), regex)
   }
 
   /** Where the current word starts (`allowPrevious`, default true, reaches the previous word). */
   getBeginningOfCurrentWordBufferPosition(options: WordOptions = {}): Point {
-    const regex = options.wordRegex ?? this.wordRegExp(options)
+    const regex = options.wordRegex ?? this.searchWordRegExp(options)
     const allowPrevious = options.allowPrevious !== false
     return beginningOfCurrentWord(
       this.editor.buffer,
@@ -436,7 +437,7 @@ export class Cursor {
 
   /** Where the current word ends (`allowNext`, default true, reaches the next word). */
   getEndOfCurrentWordBufferPosition(options: WordOptions = {}): Point {
-    const regex = options.wordRegex ?? this.wordRegExp(options)
+    const regex = options.wordRegex ?? this.searchWordRegExp(options)
     const allowNext = options.allowNext !== false
     return endOfCurrentWord(this.editor.buffer, this.getBufferPosition(), regex, allowNext)
   }
@@ -447,13 +448,13 @@ export class Cursor {
     const from = this.isInsideWord(options)
       ? this.getEndOfCurrentWordBufferPosition(options)
       : position
-    const regex = options.wordRegex ?? this.wordRegExp()
+    const regex = options.wordRegex ?? this.searchWordRegExp()
     return beginningOfNextWord(this.editor.buffer, from, regex, position)
   }
 
   /** The range of the word under the cursor (empty at the cursor when none). */
   getCurrentWordBufferRange(options: WordOptions = {}): Range {
-    const regex = options.wordRegex ?? this.wordRegExp(options)
+    const regex = options.wordRegex ?? this.searchWordRegExp(options)
     return currentWordRange(this.editor.buffer, this.getBufferPosition(), regex)
   }
 
@@ -506,6 +507,21 @@ export class Cursor {
   }
 
   // Internals
+
+  /** `wordRegExp()` shared between calls, for the cursor's own searches (see `sharedPattern`). */
+  private searchWordRegExp(options: { includeNonWordCharacters?: boolean } = {}): RegExp {
+    const nonWord = this.getNonWordCharacters()
+    const key = `w${options.includeNonWordCharacters === false ? 0 : 1}${nonWord}`
+    return sharedPattern(key, () => wordRegExp(nonWord, options))
+  }
+
+  /** `subwordRegExp()` shared between calls, for the cursor's own searches. */
+  private searchSubwordRegExp(backwards: boolean): RegExp {
+    const nonWord = this.getNonWordCharacters()
+    return sharedPattern(`s${backwards ? 1 : 0}${nonWord}`, () =>
+      subwordRegExp(nonWord, { backwards }),
+    )
+  }
 
   private getNonWordCharacters(): string {
     return this.editor.getNonWordCharacters(this.getBufferPosition())

@@ -141,3 +141,22 @@ export const currentWordRange = (buffer: TextBuffer, position: Point, regex: Reg
     .find((range) => range.end.column >= position.column && range.start.column <= position.column)
   return found ?? new Range(position, position)
 }
+
+/** Patterns shared by `sharedPattern`, at most this many (then the cache starts over). */
+const MAX_SHARED_PATTERNS = 64
+const sharedPatterns = new Map<string, RegExp>()
+
+/**
+ * The pattern `make` builds, made once per `key`: word searches run at every cursor on every
+ * keystroke with the same few patterns. Only for searches that read a pattern's source and
+ * flags, or reset `lastIndex` themselves; a RegExp handed to callers must be their own.
+ */
+export const sharedPattern = (key: string, make: () => RegExp): RegExp => {
+  let pattern = sharedPatterns.get(key)
+  if (pattern === undefined) {
+    if (sharedPatterns.size >= MAX_SHARED_PATTERNS) sharedPatterns.clear()
+    pattern = make()
+    sharedPatterns.set(key, pattern)
+  }
+  return pattern
+}
