@@ -76,13 +76,14 @@ describe('Range construction', () => {
     ])
   })
 
-  it('keeps Point arguments and is frozen', () => {
+  it('keeps Point arguments and has readonly ends', () => {
     const a = new Point(1, 1)
     const b = new Point(2, 2)
     const range = new Range(b, a)
     expect(range.start).toBe(a)
     expect(range.end).toBe(b)
-    expect(Object.isFrozen(range)).toBe(true)
+    // @ts-expect-error: a range cannot be changed
+    range.start = b
   })
 
   it('names a bad point', () => {

@@ -33,7 +33,8 @@ export class Range {
   readonly end: Point
 
   /**
-   * Builds a frozen range between two points in either order; both default to (0, 0).
+   * Builds a range between two points in either order; both default to (0, 0). Like a
+   * point, it is immutable by its readonly fields, not frozen at run time.
    *
    * @example new Range([0, 1], [2, 3]).end.row // => 2
    */
@@ -43,7 +44,6 @@ export class Range {
     const ordered = a.isLessThanOrEqual(b)
     this.start = ordered ? a : b
     this.end = ordered ? b : a
-    Object.freeze(this)
   }
 
   /**
