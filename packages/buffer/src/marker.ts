@@ -224,6 +224,11 @@ export class Marker {
     return this.bucket === null ? this.rawEnd : this.rawEnd + this.bucket.shift
   }
 
+  /** @internal Offset of the head. */
+  get headOffset(): number {
+    return this.reversed ? this.start : this.end
+  }
+
   /** The marked range. @example marker.getRange().toString() // => '[(0, 0) - (0, 5)]' */
   getRange(): Range {
     if (this.destroyed) return new Range([0, 0], [0, 0])

@@ -708,11 +708,12 @@ export class TextEditor {
 
   /** Destroys cursors at the same buffer position as an earlier one. */
   mergeCursors(): void {
-    const seen = new Set<string>()
+    // A buffer position is one character offset: compare those rather than points.
+    const seen = new Set<number>()
     for (const cursor of this.getCursors()) {
-      const key = cursor.getBufferPosition().toString()
-      if (seen.has(key)) cursor.destroy()
-      else seen.add(key)
+      const head = cursor.marker.bufferMarker.headOffset
+      if (seen.has(head)) cursor.destroy()
+      else seen.add(head)
     }
   }
 
