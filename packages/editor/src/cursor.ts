@@ -1,8 +1,8 @@
 import type { TextBuffer } from '@tandem/buffer'
 import type { TranslateOptions } from '@tandem/display'
+import type { ScopeDescriptor } from '@tandem/language'
 import { type Disposable, Emitter, Point, type PointLike, Range } from '@tandem/text'
 import type { DisplayMarker } from './display-marker.js'
-import type { ScopeDescriptor } from './language-mode.js'
 import { beginningOfNextParagraph, beginningOfPreviousParagraph } from './paragraphs.js'
 import type { Selection } from './selection.js'
 import {

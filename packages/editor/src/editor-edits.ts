@@ -1,6 +1,6 @@
+import { indentLevelForLine, PlainTextMode } from '@tandem/language'
 import { type Disposable, Point, Range, type RangeLike } from '@tandem/text'
 import type { ClipboardMetadata } from './clipboard.js'
-import { indentLevelForLine, PlainTextMode } from './language-mode.js'
 import type { Selection } from './selection.js'
 import type { ClipboardPiece, InsertTextOptions, WriteOptions } from './selection-edits.js'
 import type { TextEditor } from './text-editor.js'
@@ -141,7 +141,7 @@ export interface EditorEdits {
   /** Outdents a row being typed on when the language says so (a closing bracket). */
   autoDecreaseIndentForBufferRow(row: number): void
   /** Comments or uncomments rows with the language's line comment (nothing without one). */
-  toggleLineCommentsForBufferRows(startRow: number, endRow: number): void
+  toggleLineCommentsForBufferRows(startRow: number, endRow: number, selection?: Selection): void
   /** Whether a selection contains a screen range. */
   screenRangeIsSelected(range: Range): boolean
 }
@@ -487,11 +487,11 @@ export const editorEdits: EditorEdits & ThisType<TextEditor> = {
     if (level !== undefined) this.setIndentationForBufferRow(row, level)
   },
 
-  toggleLineCommentsForBufferRows(startRow, endRow) {
+  toggleLineCommentsForBufferRows(startRow, endRow, selection) {
     const { commentStartString, commentEndString } =
       this.getLanguageMode().commentStringsForPosition(new Point(startRow, 0))
     if (commentStartString === undefined) return
-    toggleLineComments(this, startRow, endRow, commentStartString, commentEndString)
+    toggleLineComments(this, startRow, endRow, commentStartString, commentEndString, selection)
   },
 
   screenRangeIsSelected(range) {
@@ -562,8 +562,12 @@ function willInsert(editor: TextEditor, text: string): boolean {
 }
 
 /**
- * Comments rows `startRow`..`endRow` with `start` (and `end`, for block-style languages), or
- * uncomments them when every non-blank row already is, keeping indentation.
+ * Comments rows `startRow`..`endRow`, or uncomments them, as Atom does. With a line comment
+ * token: when every non-blank row starts with it, it is removed (with one space after it);
+ * otherwise it is inserted with a space at the smallest indentation of the non-blank rows,
+ * and blank rows become that indentation and the token. With block tokens: they are removed
+ * when the first row starts with the opening one and the last row ends with the closing
+ * one, else added around the rows, and `selection` is kept off the new delimiters.
  */
 function toggleLineComments(
   editor: TextEditor,
@@ -571,45 +575,137 @@ function toggleLineComments(
   endRow: number,
   start: string,
   end: string | undefined,
+  selection?: Selection,
+): void {
+  const open = start.trim()
+  const close = end?.trim()
+  if (open === '') return
+  if (close === undefined || close === '') {
+    toggleLineCommentToken(editor, startRow, endRow, open)
+  } else {
+    toggleBlockComment(editor, startRow, endRow, open, close, selection)
+  }
+}
+
+function toggleLineCommentToken(
+  editor: TextEditor,
+  startRow: number,
+  endRow: number,
+  token: string,
 ): void {
   const buffer = editor.buffer
-  const open = start.trimEnd()
-  const close = end?.trimStart() ?? ''
-  const rows: number[] = []
-  for (let row = startRow; row <= endRow; row++) rows.push(row)
-  const nonBlank = rows.filter((row) => !buffer.isRowBlank(row))
-  const isCommented = (line: string) => {
-    const body = line.trimStart()
-    return body.startsWith(open) && (close === '' || body.trimEnd().endsWith(close))
+  let commented = false
+  let uncommented = false
+  for (let row = startRow; row <= endRow; row++) {
+    const line = lineText(editor, row)
+    if (!NON_WHITESPACE.test(line)) continue
+    if (startDelimiterColumns(line, token) === null) uncommented = true
+    else commented = true
   }
-  const uncomment =
-    nonBlank.length > 0 && nonBlank.every((row) => isCommented(lineText(editor, row)))
-  editor.transact(() => {
-    if (uncomment) {
-      for (const row of nonBlank) {
-        const line = lineText(editor, row)
-        const indent = line.length - line.trimStart().length
-        let body = line.slice(indent + open.length)
-        if (body.startsWith(' ') && start.endsWith(' ')) body = body.slice(1)
-        if (close !== '') {
-          body = body.trimEnd().slice(0, -close.length)
-          if (body.endsWith(' ') && end!.startsWith(' ')) body = body.slice(0, -1)
-        }
-        buffer.setTextInRange(new Range(new Point(row, indent), new Point(row, line.length)), body)
+  if (commented && !uncommented) {
+    for (let row = startRow; row <= endRow; row++) {
+      const columns = startDelimiterColumns(lineText(editor, row), token)
+      if (columns !== null) buffer.delete(new Range([row, columns[0]], [row, columns[1]]))
+    }
+    return
+  }
+  let level = Number.POSITIVE_INFINITY
+  let blankLevel = Number.POSITIVE_INFINITY
+  for (let row = startRow; row <= endRow; row++) {
+    const line = lineText(editor, row)
+    const rowLevel = editor.indentLevelForLine(line)
+    if (NON_WHITESPACE.test(line)) level = Math.min(level, rowLevel)
+    else blankLevel = Math.min(blankLevel, rowLevel)
+  }
+  if (!Number.isFinite(level)) level = Number.isFinite(blankLevel) ? blankLevel : 0
+  const tabLength = editor.getTabLength()
+  for (let row = startRow; row <= endRow; row++) {
+    const line = lineText(editor, row)
+    if (NON_WHITESPACE.test(line)) {
+      buffer.insert([row, columnForIndentLevel(line, level, tabLength)], `${token} `)
+    } else {
+      buffer.setTextInRange(
+        new Range([row, 0], [row, line.length]),
+        `${editor.buildIndentString(level)}${token} `,
+      )
+    }
+  }
+}
+
+function toggleBlockComment(
+  editor: TextEditor,
+  startRow: number,
+  endRow: number,
+  open: string,
+  close: string,
+  selection: Selection | undefined,
+): void {
+  const buffer = editor.buffer
+  const opening = startDelimiterColumns(lineText(editor, startRow), open)
+  if (opening !== null) {
+    const closing = endDelimiterColumns(lineText(editor, endRow), close)
+    if (closing === null) return
+    buffer.transact(() => {
+      buffer.delete(new Range([endRow, closing[0]], [endRow, closing[1]]))
+      buffer.delete(new Range([startRow, opening[0]], [startRow, opening[1]]))
+    })
+    return
+  }
+  buffer.transact(() => {
+    const indent = LEADING_WHITESPACE.exec(lineText(editor, startRow))![0].length
+    buffer.insert([startRow, indent], `${open} `)
+    buffer.insert([endRow, lineText(editor, endRow).length], ` ${close}`)
+    if (selection === undefined) return
+    // Keep the selection inside the delimiters.
+    const endLength = lineText(editor, endRow).length
+    const range = selection.getBufferRange()
+    if (range.isEmpty()) {
+      if (range.start.column === endLength) {
+        const column = endLength - close.length - 1
+        selection.setBufferRange(new Range([endRow, column], [endRow, column]), {
+          autoscroll: false,
+        })
       }
       return
     }
-    const indent = Math.min(
-      ...nonBlank.map((row) => LEADING_WHITESPACE.exec(lineText(editor, row))![0].length),
-    )
-    for (const row of nonBlank) {
-      const line = lineText(editor, row)
-      buffer.setTextInRange(
-        new Range(new Point(row, indent), new Point(row, line.length)),
-        `${start}${line.slice(indent)}${end ?? ''}`,
-      )
-    }
+    const startShift = range.start.column === indent ? open.length + 1 : 0
+    const endShift = range.end.column === endLength ? -close.length - 1 : 0
+    selection.setBufferRange(range.translate([0, startShift], [0, endShift]), {
+      autoscroll: false,
+    })
   })
+}
+
+/** The columns of `token` (and one space after it) at the start of `line`'s text, if there. */
+const startDelimiterColumns = (line: string, token: string): [number, number] | null => {
+  const column = line.search(NON_WHITESPACE)
+  if (column < 0 || !line.startsWith(token, column)) return null
+  const end = column + token.length
+  return [column, line[end] === ' ' ? end + 1 : end]
+}
+
+/** The columns of `token` (and one space before it) at the end of `line`, if there. */
+const endDelimiterColumns = (line: string, token: string): [number, number] | null => {
+  const column = line.lastIndexOf(token)
+  if (column < 0) return null
+  const end = column + token.length
+  if (NON_WHITESPACE.test(line.slice(end))) return null
+  return [line[column - 1] === ' ' ? column - 1 : column, end]
+}
+
+/** The column where `line`'s indentation reaches `level` (or its text starts, if sooner). */
+const columnForIndentLevel = (line: string, level: number, tabLength: number): number => {
+  const goal = level * tabLength
+  let width = 0
+  let column = 0
+  while (width < goal) {
+    const character = line[column]
+    if (character === '\t') width += tabLength - (width % tabLength)
+    else if (character === ' ') width++
+    else break
+    column++
+  }
+  return column
 }
 
 const lineText = (editor: TextEditor, row: number): string => editor.lineTextForBufferRow(row) ?? ''

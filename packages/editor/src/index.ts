@@ -8,6 +8,13 @@
  * const editor = new TextEditor({ text: 'hello world' })
  * editor.getLastCursor().moveToEndOfWord()
  */
+
+export {
+  grammarForFileName,
+  type LanguageMode,
+  PlainTextMode,
+  ScopeDescriptor,
+} from '@tandem/language'
 export { Point, Range } from '@tandem/text'
 export { Clipboard, type ClipboardMetadata, type ClipboardStore } from './clipboard.js'
 export {
@@ -23,7 +30,6 @@ export {
   DisplayMarkerLayer,
   type FindDisplayMarkersParams,
 } from './display-marker.js'
-export { type LanguageMode, PlainTextMode, ScopeDescriptor } from './language-mode.js'
 export { Selection, type SelectionRangeChangeEvent, type SetRangeOptions } from './selection.js'
 export { type AutoscrollRequest, TextEditor, type TextEditorOptions } from './text-editor.js'
 export { DEFAULT_NON_WORD_CHARACTERS, subwordRegExp, wordRegExp } from './words.js'

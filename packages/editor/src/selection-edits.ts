@@ -407,7 +407,7 @@ export const selectionEdits: SelectionEdits & ThisType<Selection> = {
   toggleLineComments(options) {
     if (!writable(this, 'toggleLineComments', options)) return
     const [start, end] = this.getBufferRowRange()
-    hostOf(this).toggleLineCommentsForBufferRows(start, end)
+    hostOf(this).toggleLineCommentsForBufferRows(start, end, this)
   },
 
   cutToEndOfLine(maintainClipboard, options = {}) {

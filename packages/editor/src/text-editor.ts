@@ -1,6 +1,12 @@
 import { type MarkOptions, TextBuffer } from '@tandem/buffer'
 import { DisplayLayer, type ScreenLine, type TranslateOptions } from '@tandem/display'
 import {
+  createLanguageMode,
+  type LanguageMode,
+  PLAIN_TEXT,
+  type ScopeDescriptor,
+} from '@tandem/language'
+import {
   CompositeDisposable,
   type Disposable,
   Emitter,
@@ -15,7 +21,6 @@ import { Cursor, type CursorPositionChangeEvent } from './cursor.js'
 import { type Decoration, type DecorationProperties, DecorationSet } from './decorations.js'
 import { type DisplayMarker, DisplayMarkerLayer } from './display-marker.js'
 import { type EditorEdits, editorEdits, type WillInsertTextEvent } from './editor-edits.js'
-import { type LanguageMode, PlainTextMode, type ScopeDescriptor } from './language-mode.js'
 import { type MultiCursorCommands, multiCursorCommands } from './multi-cursor-commands.js'
 import { paragraphRangeAtRow } from './paragraphs.js'
 import { Selection, type SelectionRangeChangeEvent, type SetRangeOptions } from './selection.js'
@@ -61,7 +66,12 @@ export interface TextEditorOptions {
   nonWordCharacters?: string
   /** The clipboard for copy, cut and paste (default: a new in-memory one). */
   clipboard?: Clipboard
-  /** The language (default plain text). */
+  /**
+   * The language by id (`javascript`, `python`, ...; see `grammarForFileName`), default
+   * plain text. Its parsers start working once `loadLanguage(id)` has loaded them.
+   */
+  grammar?: string
+  /** A language mode of the application's own (wins over `grammar`). */
   languageMode?: LanguageMode
 }
 
@@ -80,6 +90,7 @@ interface Events {
   'did-change-selection-range': SelectionRangeChangeEvent
   'did-request-autoscroll': AutoscrollRequest
   'did-change-soft-wrapped': boolean
+  'did-change-grammar': string
   'did-destroy': undefined
   'will-insert-text': WillInsertTextEvent
   'did-insert-text': { text: string; range: Range }
@@ -160,7 +171,8 @@ export class TextEditor {
     this.undoGroupingInterval = options.undoGroupingInterval ?? 300
     this.nonWordCharacters = options.nonWordCharacters ?? DEFAULT_NON_WORD_CHARACTERS
     this.clipboard = options.clipboard ?? new Clipboard()
-    this.languageMode = options.languageMode ?? new PlainTextMode(this.buffer)
+    this.languageMode =
+      options.languageMode ?? createLanguageMode(options.grammar ?? PLAIN_TEXT, this.buffer)
     this.displayLayer = new DisplayLayer(this.buffer, {
       tabLength: options.tabLength ?? 2,
       atomicSoftTabs: options.atomicSoftTabs ?? true,
@@ -482,6 +494,28 @@ export class TextEditor {
   /** The language mode. */
   getLanguageMode(): LanguageMode {
     return this.languageMode
+  }
+
+  /** The id of the language in use (`plaintext` when there is none). */
+  getGrammar(): string {
+    return this.languageMode.id
+  }
+
+  /**
+   * Switches to language `id` (see `grammarForFileName`); an unknown id throws a RangeError
+   * and leaves the language as it was. Fires `onDidChangeGrammar`.
+   */
+  setGrammar(id: string): void {
+    if (id === this.languageMode.id) return
+    const next = createLanguageMode(id, this.buffer)
+    this.languageMode.destroy()
+    this.languageMode = next
+    this.emitter.emit('did-change-grammar', id)
+  }
+
+  /** Calls `callback` with the new language's id when `setGrammar` changes it. */
+  onDidChangeGrammar(callback: (id: string) => void): Disposable {
+    return this.emitter.on('did-change-grammar', callback)
   }
 
   /** The language scopes at a buffer position. */

@@ -1,101 +1,10 @@
 import type { BufferChange, TextBuffer } from '@tandem/buffer'
 import { type Disposable, Point } from '@tandem/text'
+import { type CommentStrings, indentLevelForLine, type LanguageMode } from './language-mode.js'
+import { ScopeDescriptor } from './scope-descriptor.js'
 
-/**
- * The scopes at a position, outermost first, as in Atom.
- *
- * @example new ScopeDescriptor(['text.plain.null-grammar']).getScopesArray()
- */
-export class ScopeDescriptor {
-  private readonly scopes: readonly string[]
-
-  /** Makes a descriptor from scope names, outermost first. */
-  constructor(scopes: readonly string[]) {
-    this.scopes = Object.freeze([...scopes])
-  }
-
-  /** The scope names, outermost first. */
-  getScopesArray(): string[] {
-    return [...this.scopes]
-  }
-
-  /** The scopes as a CSS-like selector: `.source.js .string.quoted`. */
-  getScopeChain(): string {
-    return this.scopes.map((scope) => `.${scope.replace(/ /g, '.')}`).join(' ')
-  }
-
-  /** Same as `getScopeChain`. */
-  toString(): string {
-    return this.getScopeChain()
-  }
-
-  /** Whether both hold the same scopes. */
-  isEqual(other: ScopeDescriptor): boolean {
-    const theirs = other.getScopesArray()
-    return theirs.length === this.scopes.length && theirs.every((s, i) => s === this.scopes[i])
-  }
-}
-
-/** What the editor asks of a language. The plain-text mode answers for text with no grammar. */
-export interface LanguageMode {
-  /** The language's id (`text.plain.null-grammar` for plain text). */
-  readonly id: string
-  /** TextMate-style scopes at a position. */
-  scopeDescriptorForPosition(position: Point): ScopeDescriptor
-  /** Syntax-tree node types from the root to the position. */
-  syntaxTreeScopeDescriptorForPosition(position: Point): ScopeDescriptor
-  /**
-   * Whether the row is a comment (paragraphs end where this answer changes). Undefined when
-   * the language has not looked at the row yet.
-   */
-  isRowCommented(row: number): boolean | undefined
-  /** Characters that are not part of words at a position (undefined: the editor's). */
-  getNonWordCharacters(position: Point): string | undefined
-  /**
-   * The indent level the row should have. `skipBlankLines: false` takes the indentation from
-   * the row just above even when it is blank.
-   */
-  suggestedIndentForBufferRow(
-    row: number,
-    tabLength: number,
-    options?: { skipBlankLines?: boolean },
-  ): number | undefined
-  /** The indent level `line` should have if it were the text of `row`. */
-  suggestedIndentForLineAtBufferRow(
-    row: number,
-    line: string,
-    tabLength: number,
-  ): number | undefined
-  /** The indent level a row being typed on should drop to (undefined: leave it). */
-  suggestedIndentForEditedBufferRow(row: number, tabLength: number): number | undefined
-  /** Line and block comment delimiters at a position (none in plain text). */
-  commentStringsForPosition(position: Point): CommentStrings
-  /** Stops following the buffer. */
-  destroy(): void
-}
-
-/** A language's comment delimiters; absent ones are undefined. */
-export interface CommentStrings {
-  commentStartString?: string
-  commentEndString?: string
-}
-
-/**
- * The indent level of `line`: its leading spaces and tabs in columns (a tab reaches the next
- * tab stop), divided by `tabLength`.
- *
- * @example indentLevelForLine('\t  x', 4) // => 1.5
- */
-export const indentLevelForLine = (line: string, tabLength: number): number => {
-  let columns = 0
-  for (let i = 0; i < line.length; i++) {
-    const character = line[i]
-    if (character === '\t') columns += tabLength - (columns % tabLength)
-    else if (character === ' ') columns++
-    else break
-  }
-  return columns / tabLength
-}
+/** The language id of plain text. */
+export const PLAIN_TEXT = 'plaintext'
 
 const PLAIN_TEXT_SCOPE = 'text.plain.null-grammar'
 
@@ -110,7 +19,7 @@ const PLAIN_TEXT_SCOPE = 'text.plain.null-grammar'
  * @example new PlainTextMode(buffer).scopeDescriptorForPosition(new Point(0, 0)).getScopesArray()
  */
 export class PlainTextMode implements LanguageMode {
-  readonly id = PLAIN_TEXT_SCOPE
+  readonly id = PLAIN_TEXT
   private readonly descriptor = new ScopeDescriptor([PLAIN_TEXT_SCOPE])
   private readRows = new Set<number>()
   private readonly subscription: Disposable

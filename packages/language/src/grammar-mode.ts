@@ -1,0 +1,181 @@
+import type { TextBuffer } from '@tandem/buffer'
+import { type Disposable, Emitter, Point } from '@tandem/text'
+import { type CommentStrings, indentLevelForLine, type LanguageMode } from './language-mode.js'
+import type { LanguageSettings } from './languages.js'
+import { ScopeDescriptor } from './scope-descriptor.js'
+
+/** Scope names at positions, kept in step with the buffer (a TextMate tokenizer). */
+export interface ScopeSource {
+  /** The scopes at `position`, outermost first, the grammar's root scope included. */
+  scopesAt(position: Point): string[]
+  destroy(): void
+}
+
+/** Syntax-tree node types at positions, kept in step with the buffer (a tree-sitter tree). */
+export interface SyntaxSource {
+  /** The types of the nodes containing `position`, from the root to the smallest. */
+  nodeTypesAt(position: Point): string[]
+  destroy(): void
+}
+
+const FIRST_NON_WHITESPACE = /\S/
+
+/**
+ * A language with a grammar: scopes from its TextMate grammar, node types from its
+ * tree-sitter grammar, comment tokens, indentation patterns and non-word characters from its
+ * settings. The parsers come when they are loaded (`attach`), so the mode can be made at
+ * once: until then it answers from its settings alone, and `onDidChangeHighlighting` tells
+ * when scopes become available.
+ *
+ * Indentation follows Atom's rules: a row gets the indentation of the nearest non-blank row
+ * above, one level more when that row matches the increase pattern (and is not a comment),
+ * one level less when the row itself matches the decrease pattern.
+ *
+ * @example const mode = new GrammarLanguageMode(buffer, languageSettings('javascript'))
+ */
+export class GrammarLanguageMode implements LanguageMode {
+  readonly id: string
+  private scopes: ScopeSource | null = null
+  private syntax: SyntaxSource | null = null
+  private destroyed = false
+  private readonly emitter = new Emitter<{ 'did-change-highlighting': undefined }>()
+
+  /** A mode for `settings`' language over `buffer`, without parsers yet. */
+  constructor(
+    private readonly buffer: TextBuffer,
+    readonly settings: LanguageSettings,
+  ) {
+    this.id = settings.id
+  }
+
+  /**
+   * Starts using parsers made for this mode's buffer (they then belong to the mode, which
+   * destroys them with itself). Fires `onDidChangeHighlighting`.
+   */
+  attach(parsers: { scopes?: ScopeSource | null; syntax?: SyntaxSource | null }): void {
+    if (this.destroyed) {
+      parsers.scopes?.destroy()
+      parsers.syntax?.destroy()
+      return
+    }
+    if (parsers.scopes) {
+      this.scopes?.destroy()
+      this.scopes = parsers.scopes
+    }
+    if (parsers.syntax) {
+      this.syntax?.destroy()
+      this.syntax = parsers.syntax
+    }
+    this.emitter.emit('did-change-highlighting')
+  }
+
+  /** Whether a TextMate grammar answers scope queries (false until it is loaded). */
+  hasScopes(): boolean {
+    return this.scopes !== null
+  }
+
+  /** Whether a syntax tree answers node-type queries. */
+  hasSyntaxTree(): boolean {
+    return this.syntax !== null
+  }
+
+  /** Calls `callback` when the answers about scopes may have changed (a parser was attached). */
+  onDidChangeHighlighting(callback: () => void): Disposable {
+    return this.emitter.on('did-change-highlighting', callback)
+  }
+
+  scopeDescriptorForPosition(position: Point): ScopeDescriptor {
+    if (this.scopes === null) return new ScopeDescriptor([this.settings.scopeName])
+    return new ScopeDescriptor(this.scopes.scopesAt(this.buffer.clipPosition(position)))
+  }
+
+  syntaxTreeScopeDescriptorForPosition(position: Point): ScopeDescriptor {
+    const types = this.syntax?.nodeTypesAt(this.buffer.clipPosition(position)) ?? []
+    return new ScopeDescriptor([this.settings.scopeName, ...types])
+  }
+
+  /** A row is a comment when its first non-blank character is in a comment; blank rows are not. */
+  isRowCommented(row: number): boolean | undefined {
+    const line = this.buffer.lineForRow(row) ?? ''
+    const column = line.search(FIRST_NON_WHITESPACE)
+    if (column < 0) return false
+    const at = new Point(row, column)
+    if (this.scopes !== null) {
+      return this.scopes.scopesAt(at).some((scope) => scope.startsWith('comment'))
+    }
+    if (this.syntax !== null) {
+      return this.syntax.nodeTypesAt(at).some((type) => type.includes('comment'))
+    }
+    return undefined
+  }
+
+  getNonWordCharacters(): string | undefined {
+    return this.settings.nonWordCharacters
+  }
+
+  suggestedIndentForBufferRow(
+    row: number,
+    tabLength: number,
+    options?: { skipBlankLines?: boolean },
+  ): number {
+    return this.indentFor(row, this.buffer.lineForRow(row) ?? '', tabLength, options)
+  }
+
+  suggestedIndentForLineAtBufferRow(row: number, line: string, tabLength: number): number {
+    return this.indentFor(row, line, tabLength)
+  }
+
+  /**
+   * A row being typed on that now matches the decrease pattern drops one level below the row
+   * above (or to its level when that one opened a block); undefined when it should stay.
+   */
+  suggestedIndentForEditedBufferRow(row: number, tabLength: number): number | undefined {
+    const { increaseIndentPattern, decreaseIndentPattern } = this.settings
+    const line = this.buffer.lineForRow(row) ?? ''
+    const current = indentLevelForLine(line, tabLength)
+    if (current === 0 || decreaseIndentPattern === undefined) return undefined
+    if (!decreaseIndentPattern.test(line)) return undefined
+    const above = this.buffer.previousNonBlankRow(row)
+    if (above === null) return undefined
+    const aboveLine = this.buffer.lineForRow(above) ?? ''
+    let level = indentLevelForLine(aboveLine, tabLength)
+    if (increaseIndentPattern !== undefined && !increaseIndentPattern.test(aboveLine)) level -= 1
+    if (level < 0) return 0
+    return level < current ? level : undefined
+  }
+
+  commentStringsForPosition(): CommentStrings {
+    const { line, blockStart, blockEnd } = this.settings.comments
+    if (line !== undefined) return { commentStartString: line }
+    if (blockStart !== undefined)
+      return { commentStartString: blockStart, commentEndString: blockEnd }
+    return {}
+  }
+
+  destroy(): void {
+    if (this.destroyed) return
+    this.destroyed = true
+    this.scopes?.destroy()
+    this.syntax?.destroy()
+    this.scopes = null
+    this.syntax = null
+    this.emitter.dispose()
+  }
+
+  private indentFor(
+    row: number,
+    line: string,
+    tabLength: number,
+    options?: { skipBlankLines?: boolean },
+  ): number {
+    const { increaseIndentPattern, decreaseIndentPattern } = this.settings
+    const above = options?.skipBlankLines === false ? row - 1 : this.buffer.previousNonBlankRow(row)
+    if (above === null || above < 0) return 0
+    const aboveLine = this.buffer.lineForRow(above) ?? ''
+    let level = indentLevelForLine(aboveLine, tabLength)
+    if (increaseIndentPattern === undefined) return level
+    if (this.isRowCommented(above) !== true && increaseIndentPattern.test(aboveLine)) level += 1
+    if (!this.buffer.isRowBlank(above) && decreaseIndentPattern?.test(line)) level -= 1
+    return Math.max(level, 0)
+  }
+}

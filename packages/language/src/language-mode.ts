@@ -1,0 +1,63 @@
+import type { Point } from '@tandem/text'
+import type { ScopeDescriptor } from './scope-descriptor.js'
+
+/** What the editor asks of a language. The plain-text mode answers for text with no grammar. */
+export interface LanguageMode {
+  /** The language's id: a lower-case name (`javascript`), `plaintext` for plain text. */
+  readonly id: string
+  /** TextMate-style scopes at a position. */
+  scopeDescriptorForPosition(position: Point): ScopeDescriptor
+  /** Syntax-tree node types from the root to the position. */
+  syntaxTreeScopeDescriptorForPosition(position: Point): ScopeDescriptor
+  /**
+   * Whether the row is a comment (paragraphs end where this answer changes). Undefined when
+   * the language has not looked at the row yet.
+   */
+  isRowCommented(row: number): boolean | undefined
+  /** Characters that are not part of words at a position (undefined: the editor's). */
+  getNonWordCharacters(position: Point): string | undefined
+  /**
+   * The indent level the row should have. `skipBlankLines: false` takes the indentation from
+   * the row just above even when it is blank.
+   */
+  suggestedIndentForBufferRow(
+    row: number,
+    tabLength: number,
+    options?: { skipBlankLines?: boolean },
+  ): number | undefined
+  /** The indent level `line` should have if it were the text of `row`. */
+  suggestedIndentForLineAtBufferRow(
+    row: number,
+    line: string,
+    tabLength: number,
+  ): number | undefined
+  /** The indent level a row being typed on should drop to (undefined: leave it). */
+  suggestedIndentForEditedBufferRow(row: number, tabLength: number): number | undefined
+  /** Line and block comment delimiters at a position (none in plain text). */
+  commentStringsForPosition(position: Point): CommentStrings
+  /** Stops following the buffer. */
+  destroy(): void
+}
+
+/** A language's comment delimiters; absent ones are undefined. */
+export interface CommentStrings {
+  commentStartString?: string
+  commentEndString?: string
+}
+
+/**
+ * The indent level of `line`: its leading spaces and tabs in columns (a tab reaches the next
+ * tab stop), divided by `tabLength`.
+ *
+ * @example indentLevelForLine('\t  x', 4) // => 1.5
+ */
+export const indentLevelForLine = (line: string, tabLength: number): number => {
+  let columns = 0
+  for (let i = 0; i < line.length; i++) {
+    const character = line[i]
+    if (character === '\t') columns += tabLength - (columns % tabLength)
+    else if (character === ' ') columns++
+    else break
+  }
+  return columns / tabLength
+}

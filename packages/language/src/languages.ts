@@ -1,0 +1,190 @@
+import type { PackageAsset } from './assets.js'
+
+/** A language's comment delimiters, as typed when commenting (`'// '`, or a block's start and end). */
+export interface CommentTokens {
+  /** Starts a comment that runs to the end of the line. */
+  readonly line?: string
+  /** Starts a block comment (used by comment toggling when there is no line comment). */
+  readonly blockStart?: string
+  /** Ends a block comment. */
+  readonly blockEnd?: string
+}
+
+/** What Tandem knows of a language: how to find it, parse it, comment and indent it. */
+export interface LanguageSettings {
+  /** Lower-case language name: `javascript`, `python`, ... */
+  readonly id: string
+  /** Human name, for pickers. */
+  readonly name: string
+  /** The TextMate root scope (`source.js`), first in every scope descriptor. */
+  readonly scopeName: string
+  /** The grammar's file in `tm-grammars` (`grammars/<name>.json`). */
+  readonly textMateGrammar: string
+  /** The tree-sitter grammar's `.wasm`, where an npm package ships one. */
+  readonly treeSitter?: PackageAsset
+  /** File name endings that select the language (`.js`), matched case-insensitively. */
+  readonly fileExtensions: readonly string[]
+  /** Whole file names that select it (`Makefile`). */
+  readonly fileNames?: readonly string[]
+  readonly comments: CommentTokens
+  /** A line matching this indents the next line one level deeper. */
+  readonly increaseIndentPattern?: RegExp
+  /** A line matching this is one level shallower than the line above. */
+  readonly decreaseIndentPattern?: RegExp
+  /** Characters that end words in this language (undefined: the editor's setting). */
+  readonly nonWordCharacters?: string
+}
+
+// The patterns test one line at a time; comments show the alternatives separately.
+const C_STYLE_INCREASE = new RegExp(
+  [
+    '\\{[^}"\']*(//.*)?$', // an open brace ends the line (maybe before a comment)
+    '\\[[^\\]"\']*(//.*)?$', // an open bracket
+    '\\([^)"\']*(//.*)?$', // an open parenthesis
+  ].join('|'),
+)
+// Closing brackets at the start of a line, maybe after block comments.
+const C_STYLE_DECREASE = /^\s*(\s*\/[*].*[*]\/\s*)*[}\])]/
+const C_STYLE_COMMENTS: CommentTokens = { line: '// ', blockStart: '/* ', blockEnd: ' */' }
+// As the editor's default, but `$` is part of words (`$foo` is one word).
+const SCRIPT_NON_WORD_CHARACTERS = '/\\()"\':,.;<>~!#@%^&*|+=[]{}`?-…'
+
+const tsTreeSitter = (file: string): PackageAsset => ({ pkg: 'tree-sitter-typescript', path: file })
+
+/**
+ * The languages Tandem ships. Each has a TextMate grammar; JavaScript, TypeScript and Python
+ * have a tree-sitter grammar too.
+ */
+export const LANGUAGES: readonly LanguageSettings[] = [
+  {
+    id: 'javascript',
+    name: 'JavaScript',
+    scopeName: 'source.js',
+    textMateGrammar: 'javascript',
+    treeSitter: { pkg: 'tree-sitter-javascript', path: 'tree-sitter-javascript.wasm' },
+    fileExtensions: ['.js', '.mjs', '.cjs', '.jsx'],
+    comments: C_STYLE_COMMENTS,
+    increaseIndentPattern: C_STYLE_INCREASE,
+    decreaseIndentPattern: C_STYLE_DECREASE,
+    nonWordCharacters: SCRIPT_NON_WORD_CHARACTERS,
+  },
+  {
+    id: 'typescript',
+    name: 'TypeScript',
+    scopeName: 'source.ts',
+    textMateGrammar: 'typescript',
+    treeSitter: tsTreeSitter('tree-sitter-typescript.wasm'),
+    fileExtensions: ['.ts', '.mts', '.cts'],
+    comments: C_STYLE_COMMENTS,
+    increaseIndentPattern: C_STYLE_INCREASE,
+    decreaseIndentPattern: C_STYLE_DECREASE,
+    nonWordCharacters: SCRIPT_NON_WORD_CHARACTERS,
+  },
+  {
+    id: 'tsx',
+    name: 'TypeScript JSX',
+    scopeName: 'source.tsx',
+    textMateGrammar: 'tsx',
+    treeSitter: tsTreeSitter('tree-sitter-tsx.wasm'),
+    fileExtensions: ['.tsx'],
+    comments: C_STYLE_COMMENTS,
+    increaseIndentPattern: C_STYLE_INCREASE,
+    decreaseIndentPattern: C_STYLE_DECREASE,
+    nonWordCharacters: SCRIPT_NON_WORD_CHARACTERS,
+  },
+  {
+    id: 'python',
+    name: 'Python',
+    scopeName: 'source.python',
+    textMateGrammar: 'python',
+    treeSitter: { pkg: 'tree-sitter-python', path: 'tree-sitter-python.wasm' },
+    fileExtensions: ['.py', '.pyw', '.pyi'],
+    comments: { line: '# ' },
+    // A compound statement's header ends with a colon (maybe before a comment).
+    increaseIndentPattern:
+      /^\s*(class|def|elif|else|except|finally|for|if|try|with|while|match|case|async\s+(def|for|with))\b.*:\s*(#.*)?$/,
+    decreaseIndentPattern: /^\s*(elif|else|except|finally)\b.*:/,
+  },
+  {
+    id: 'json',
+    name: 'JSON',
+    scopeName: 'source.json',
+    textMateGrammar: 'json',
+    fileExtensions: ['.json', '.jsonc', '.webmanifest'],
+    fileNames: ['.babelrc', '.eslintrc'],
+    comments: {},
+    increaseIndentPattern: /[{[]\s*$/,
+    decreaseIndentPattern: /^\s*[}\]]/,
+  },
+  {
+    id: 'markdown',
+    name: 'Markdown',
+    scopeName: 'text.html.markdown',
+    textMateGrammar: 'markdown',
+    fileExtensions: ['.md', '.markdown', '.mdown'],
+    comments: { blockStart: '<!-- ', blockEnd: ' -->' },
+  },
+  {
+    id: 'css',
+    name: 'CSS',
+    scopeName: 'source.css',
+    textMateGrammar: 'css',
+    fileExtensions: ['.css'],
+    comments: { blockStart: '/* ', blockEnd: ' */' },
+    increaseIndentPattern: /\{[^}]*$/,
+    decreaseIndentPattern: /^\s*\}/,
+    // A hyphen joins words in CSS (`font-size`).
+    nonWordCharacters: '/\\()"\':,.;<>~!@#$%^&*|+=[]{}`?…',
+  },
+  {
+    id: 'html',
+    name: 'HTML',
+    scopeName: 'text.html.basic',
+    textMateGrammar: 'html',
+    fileExtensions: ['.html', '.htm', '.xhtml'],
+    comments: { blockStart: '<!-- ', blockEnd: ' -->' },
+    // An opening tag that is not closed on its line, and is not one of the void elements.
+    increaseIndentPattern:
+      /<(?!(?:area|base|br|col|embed|hr|img|input|link|meta|param|source|track|wbr)\b)([a-zA-Z][\w:-]*)(?:\s[^<>]*)?>(?!.*<\/\1>)\s*$/,
+    decreaseIndentPattern: /^\s*<\/[a-zA-Z]/,
+    nonWordCharacters: '/\\()"\':,.;<>~!@#$%^&*|+=[]{}`?…',
+  },
+]
+
+const byId = new Map(LANGUAGES.map((language) => [language.id, language]))
+
+/**
+ * The settings of language `id`; throws a RangeError listing the known ids for any other.
+ *
+ * @example languageSettings('python').comments.line // => '# '
+ */
+export const languageSettings = (id: string): LanguageSettings => {
+  const found = byId.get(id)
+  if (found === undefined) {
+    throw new RangeError(`unknown language "${id}"; known: ${[...byId.keys()].join(', ')}`)
+  }
+  return found
+}
+
+/**
+ * The id of the language a file name selects (by whole name, then by its longest known
+ * ending), or null when none does. Directories in the name are ignored.
+ *
+ * @example grammarForFileName('src/x.ts') // => 'typescript'
+ */
+export const grammarForFileName = (fileName: string): string | null => {
+  const base = fileName.slice(Math.max(fileName.lastIndexOf('/'), fileName.lastIndexOf('\\')) + 1)
+  const lower = base.toLowerCase()
+  let best: LanguageSettings | null = null
+  let bestLength = 0
+  for (const language of LANGUAGES) {
+    if (language.fileNames?.includes(base)) return language.id
+    for (const extension of language.fileExtensions) {
+      if (lower.endsWith(extension) && extension.length > bestLength) {
+        best = language
+        bestLength = extension.length
+      }
+    }
+  }
+  return best?.id ?? null
+}
