@@ -1,3 +1,4 @@
+import { type GrammarLanguageMode, loadLanguage } from '@tandem/language'
 import { describe, expect, it } from 'vitest'
 import { TextEditor } from './text-editor.js'
 
@@ -82,5 +83,53 @@ describe('TextEditor languages', () => {
     editor.insertText('\n', { autoIndent: true })
     editor.insertText('x()\n}', { autoIndent: true, autoDecreaseIndent: true })
     expect(editor.getText()).toBe('function f() {\n  x()\n}')
+  })
+})
+
+describe('TextEditor with loaded grammars', () => {
+  it('gives TextMate scopes and syntax-tree node types at cursors', async () => {
+    await loadLanguage('javascript')
+    const editor = new TextEditor({
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: JavaScript source with a template string
+      text: 'const s = `a${b}`\n// note\nlet $x = 1',
+      grammar: 'javascript',
+    })
+    editor.setCursorBufferPosition([0, 14])
+    const cursor = editor.getLastCursor()
+    expect(cursor.getScopeDescriptor().getScopesArray()).toContain('meta.template.expression.js')
+    expect(cursor.getSyntaxTreeScopeDescriptor().getScopesArray()).toEqual([
+      'source.js',
+      'program',
+      'lexical_declaration',
+      'variable_declarator',
+      'template_string',
+      'template_substitution',
+      'identifier',
+    ])
+    expect(editor.getLanguageMode().isRowCommented(1)).toBe(true)
+    expect(editor.getLanguageMode().isRowCommented(2)).toBe(false)
+    // `$` belongs to words in JavaScript.
+    editor.setCursorBufferPosition([2, 4])
+    expect(editor.getLastCursor().getCurrentWordBufferRange().toString()).toBe('[(2, 4) - (2, 6)]')
+  })
+
+  it('starts answering from the grammar once a language that was loading has loaded', async () => {
+    // No other test here uses TSX, so it is still loading when the editor is made.
+    const editor = new TextEditor({ text: '// hi\nlet x = <a/>', grammar: 'tsx' })
+    const mode = editor.getLanguageMode() as GrammarLanguageMode
+    expect(mode.hasScopes()).toBe(false)
+    expect(mode.isRowCommented(0)).toBeUndefined()
+    const loaded = new Promise<void>((resolve) => mode.onDidChangeHighlighting(resolve))
+    await loadLanguage('tsx')
+    await loaded
+    expect(mode.hasScopes()).toBe(true)
+    expect(editor.scopeDescriptorForBufferPosition([0, 3]).getScopesArray()[1]).toMatch(/^comment/)
+    expect(editor.syntaxTreeScopeDescriptorForBufferPosition([1, 9]).getScopesArray()).toContain(
+      'jsx_self_closing_element',
+    )
+    // Paragraphs end at comment rows.
+    expect(editor.getLastCursor().getCurrentParagraphBufferRange()?.toString()).toBe(
+      '[(0, 0) - (0, 5)]',
+    )
   })
 })

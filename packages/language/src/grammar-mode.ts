@@ -38,6 +38,7 @@ export class GrammarLanguageMode implements LanguageMode {
   private scopes: ScopeSource | null = null
   private syntax: SyntaxSource | null = null
   private destroyed = false
+  private loadError: Error | null = null
   private readonly emitter = new Emitter<{ 'did-change-highlighting': undefined }>()
 
   /** A mode for `settings`' language over `buffer`, without parsers yet. */
@@ -67,6 +68,22 @@ export class GrammarLanguageMode implements LanguageMode {
       this.syntax = parsers.syntax
     }
     this.emitter.emit('did-change-highlighting')
+  }
+
+  /** Whether the mode is destroyed. */
+  isDestroyed(): boolean {
+    return this.destroyed
+  }
+
+  /** Why loading its parsers failed, if it did (it then keeps answering from its settings). */
+  getLoadError(): Error | null {
+    return this.loadError
+  }
+
+  /** Records that its parsers could not be loaded, and tells highlighting listeners. */
+  didFailToLoad(error: unknown): void {
+    this.loadError = error instanceof Error ? error : new Error(String(error))
+    if (!this.destroyed) this.emitter.emit('did-change-highlighting')
   }
 
   /** Whether a TextMate grammar answers scope queries (false until it is loaded). */

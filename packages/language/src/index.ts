@@ -9,5 +9,19 @@ export {
   languageSettings,
 } from './languages.js'
 export { PLAIN_TEXT, PlainTextMode } from './plain-text-mode.js'
-export { createLanguageMode } from './registry.js'
+export { createLanguageMode, isLanguageLoaded, loadLanguage } from './registry.js'
 export { ScopeDescriptor } from './scope-descriptor.js'
+export { SyntaxTree, type SyntaxTreeReparseEvent } from './syntax-tree.js'
+export {
+  type TextMateToken,
+  TextMateTokenizer,
+  type TextMateTokenizerOptions,
+  type TokenizedRows,
+} from './textmate.js'
+export { loadOniguruma, loadTextMateGrammar, type TextMateGrammar } from './textmate-grammar.js'
+export {
+  initTreeSitter,
+  loadTreeSitterLanguage,
+  TREE_SITTER_GRAMMARS,
+  type TreeSitterLanguageId,
+} from './tree-sitter-languages.js'
