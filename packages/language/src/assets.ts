@@ -48,28 +48,39 @@ export const loadAsset = async (asset: PackageAsset): Promise<Uint8Array> => {
 export const loadTextAsset = async (asset: PackageAsset): Promise<string> =>
   new TextDecoder().decode(await loadAsset(asset))
 
-const installedFile = async ({ pkg, path }: PackageAsset): Promise<Uint8Array> => {
+const installedFile = async (asset: PackageAsset): Promise<Uint8Array> => {
+  const { readFile } = await import('node:fs/promises')
+  return new Uint8Array(await readFile(await installedAssetPath(asset)))
+}
+
+/**
+ * Where a package file is in the installed packages (Node only): what a server needs to serve
+ * the language files to browsers. Throws outside Node, naming the file, and a RangeError for
+ * a path that is absolute or climbs out of the package (`..`).
+ *
+ * @example await installedAssetPath({ pkg: 'vscode-oniguruma', path: 'release/onig.wasm' })
+ */
+export const installedAssetPath = async ({ pkg, path }: PackageAsset): Promise<string> => {
   if (typeof process === 'undefined' || process.versions?.node === undefined) {
     throw new Error(
       `cannot find ${pkg}/${path}: outside Node, call setAssetLocator to say where it is served`,
     )
   }
+  if (path.startsWith('/') || path.split(/[/\\]/).includes('..')) {
+    throw new RangeError(`${pkg}/${path} is not a path inside the package`)
+  }
   const { createRequire } = await import('node:module')
-  const { readFile } = await import('node:fs/promises')
   const { existsSync } = await import('node:fs')
   const { dirname, join } = await import('node:path')
   const require = createRequire(import.meta.url)
-  const file = (): string => {
-    try {
-      return require.resolve(`${pkg}/${path}`)
-    } catch {
-      // Not exported by the package: find its root above its entry point.
-      let root = dirname(require.resolve(pkg))
-      while (!existsSync(join(root, 'package.json')) && dirname(root) !== root) {
-        root = dirname(root)
-      }
-      return join(root, path)
+  try {
+    return require.resolve(`${pkg}/${path}`)
+  } catch {
+    // Not exported by the package: find its root above its entry point.
+    let root = dirname(require.resolve(pkg))
+    while (!existsSync(join(root, 'package.json')) && dirname(root) !== root) {
+      root = dirname(root)
     }
+    return join(root, path)
   }
-  return new Uint8Array(await readFile(file()))
 }

@@ -1,4 +1,10 @@
-export { type AssetLocator, loadAsset, type PackageAsset, setAssetLocator } from './assets.js'
+export {
+  type AssetLocator,
+  installedAssetPath,
+  loadAsset,
+  type PackageAsset,
+  setAssetLocator,
+} from './assets.js'
 export { GrammarLanguageMode, type ScopeSource, type SyntaxSource } from './grammar-mode.js'
 export { type CommentStrings, indentLevelForLine, type LanguageMode } from './language-mode.js'
 export {
