@@ -51,10 +51,7 @@ const DELIBERATE_DIFFERENCES: Readonly<Record<string, string>> = {
  * Cases that match at levels 1 and 2 but not yet at level 3 (events), with what differs;
  * docs/conformance.md lists them too.
  */
-const EVENT_GAPS: Readonly<Record<string, string>> = {
-  'lang-7-0197':
-    'auto-indenting soft-wrapped rows reports the selection moved to screen row 21 where Atom reports 19',
-}
+const EVENT_GAPS: Readonly<Record<string, string>> = {}
 const ALL_LEVELS = { 1: true, 2: true, 3: true }
 const RUN_TIMEOUT = 60_000
 

@@ -479,7 +479,11 @@ export const editorEdits: EditorEdits & ThisType<TextEditor> = {
   },
 
   autoIndentBufferRows(startRow, endRow) {
-    for (let row = startRow; row <= endRow; row++) this.autoIndentBufferRow(row)
+    const indentRows = () => {
+      for (let row = startRow; row <= endRow; row++) this.autoIndentBufferRow(row)
+    }
+    if (this.getLanguageMode().indentsRowsTogether === true) this.transact(indentRows)
+    else indentRows()
   },
 
   autoDecreaseIndentForBufferRow(row) {

@@ -35,6 +35,7 @@ const FIRST_NON_WHITESPACE = /\S/
  */
 export class GrammarLanguageMode implements LanguageMode {
   readonly id: string
+  readonly indentsRowsTogether: boolean
   private scopes: ScopeSource | null = null
   private syntax: SyntaxSource | null = null
   private destroyed = false
@@ -47,6 +48,7 @@ export class GrammarLanguageMode implements LanguageMode {
     readonly settings: LanguageSettings,
   ) {
     this.id = settings.id
+    this.indentsRowsTogether = settings.treeSitter !== undefined
   }
 
   /**

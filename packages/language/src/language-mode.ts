@@ -5,6 +5,12 @@ import type { ScopeDescriptor } from './scope-descriptor.js'
 export interface LanguageMode {
   /** The language's id: a lower-case name (`javascript`), `plaintext` for plain text. */
   readonly id: string
+  /**
+   * Whether auto-indenting a range of rows re-indents them all in one transaction, so that
+   * observers see one change when it is done (languages with a syntax tree, as Atom's
+   * tree-sitter modes do), rather than one change per row.
+   */
+  readonly indentsRowsTogether?: boolean
   /** TextMate-style scopes at a position. */
   scopeDescriptorForPosition(position: Point): ScopeDescriptor
   /** Syntax-tree node types from the root to the position. */
