@@ -114,6 +114,17 @@ describe('indentation per language', () => {
     editor.autoIndentSelectedRows()
     expect(editor.getText()).toBe('if (a) {\n  b()\n  c([\n    1,\n  ])\n}')
   })
+  it('re-indents rows as one change with a syntax tree, row by row without one', () => {
+    const changesWhileIndenting = (grammar: string, text: string) => {
+      const editor = editorWith(grammar, text, [0, 0], [3, 1])
+      let changes = 0
+      editor.getBuffer().onDidChange(() => changes++)
+      editor.getLastSelection().autoIndentSelectedRows()
+      return changes
+    }
+    expect(changesWhileIndenting('javascript', 'if (a) {\nb()\nc()\n}')).toBe(1)
+    expect(changesWhileIndenting('css', 'a {\ncolor: red;\nmargin: 0;\n}')).toBe(2)
+  })
 })
 
 describe('pasting with indentation', () => {
