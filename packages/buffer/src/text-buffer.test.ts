@@ -503,3 +503,36 @@ describe('TextBuffer: undo', () => {
     expect(state).toBe('after')
   })
 })
+
+describe('TextBuffer.positionForRelativePosition', () => {
+  it('resolves relative positions made anywhere, as Yjs does', () => {
+    const buffer = new TextBuffer({ text: 'one\ntwo' })
+    const other = new Y.Doc()
+    Y.applyUpdate(other, Y.encodeStateAsUpdate(buffer.doc))
+    const otherText = other.getText('text')
+    const atT = Y.createRelativePositionFromTypeIndex(otherText, 4)
+    const atEnd = Y.createRelativePositionFromTypeIndex(otherText, 7)
+    expect(buffer.positionForRelativePosition(atT)?.toArray()).toEqual([1, 0])
+    buffer.insert([0, 0], 'zero\n')
+    expect(buffer.positionForRelativePosition(atT)?.toArray()).toEqual([2, 0])
+    expect(buffer.positionForRelativePosition(atEnd)?.toArray()).toEqual([2, 3])
+    // A deleted character resolves to where it was.
+    buffer.delete([
+      [2, 0],
+      [2, 2],
+    ])
+    expect(buffer.positionForRelativePosition(atT)?.toArray()).toEqual([2, 0])
+    expect(Y.createAbsolutePositionFromRelativePosition(atT, buffer.doc)?.index).toBe(9)
+  })
+
+  it('is null for text this document does not have, or another type', () => {
+    const buffer = new TextBuffer({ text: 'abc' })
+    const other = new Y.Doc()
+    other.getText('text').insert(0, 'xyz')
+    const unknown = Y.createRelativePositionFromTypeIndex(other.getText('text'), 1)
+    expect(buffer.positionForRelativePosition(unknown)).toBeNull()
+    const otherType = Y.createRelativePositionFromTypeIndex(buffer.doc.getText('notes'), 0)
+    expect(buffer.positionForRelativePosition(otherType)).toBeNull()
+    expect(() => buffer.positionForRelativePosition({} as Y.RelativePosition)).toThrow(TypeError)
+  })
+})

@@ -278,6 +278,22 @@ export class TextBuffer {
     return new Point(row, column)
   }
 
+  /**
+   * Where a Yjs relative position of this text points now (from another peer's awareness, a
+   * saved session), in O(log n) through the buffer's anchoring index, with Yjs's rules: a
+   * deleted character resolves to where it was. Null when the position belongs to another
+   * type or names text this document does not have yet.
+   *
+   * @example buffer.positionForRelativePosition(Y.createRelativePositionFromJSON(json))
+   */
+  positionForRelativePosition(position: Y.RelativePosition): Point | null {
+    if (!(position instanceof Y.RelativePosition)) {
+      throw new TypeError(`position must be a Y.RelativePosition, got ${String(position)}`)
+    }
+    const offset = this.index.offsetOf(position)
+    return offset === null ? null : this.positionForCharacterIndex(offset)
+  }
+
   // Editing
 
   /**
