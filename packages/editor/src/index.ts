@@ -31,5 +31,11 @@ export {
   type FindDisplayMarkersParams,
 } from './display-marker.js'
 export { Selection, type SelectionRangeChangeEvent, type SetRangeOptions } from './selection.js'
-export { type AutoscrollRequest, TextEditor, type TextEditorOptions } from './text-editor.js'
+export {
+  type AutoscrollRequest,
+  type RemoteCursor,
+  type RemoteUser,
+  TextEditor,
+  type TextEditorOptions,
+} from './text-editor.js'
 export { DEFAULT_NON_WORD_CHARACTERS, subwordRegExp, wordRegExp } from './words.js'

@@ -8,7 +8,7 @@ import {
 } from '@tandem/language'
 import {
   CompositeDisposable,
-  type Disposable,
+  Disposable,
   Emitter,
   Point,
   type PointLike,
@@ -27,6 +27,28 @@ import { Selection, type SelectionRangeChangeEvent, type SetRangeOptions } from 
 import { DEFAULT_NON_WORD_CHARACTERS } from './words.js'
 
 /** Options of `new TextEditor`; each absent one takes Atom's default. */
+/**
+ * Another peer as an editor shows it: its awareness client id, its user (`name`, `color`,
+ * `colorLight`), whether it is this user in another tab or window, and its selections in
+ * this editor's buffer (the last one is its primary selection; an empty range is a caret).
+ *
+ * @example { clientId: 42, user: { name: 'Ada', color: '#d33' }, ownTab: false, selections: [...] }
+ */
+export interface RemoteCursor {
+  readonly clientId: number
+  readonly user: RemoteUser
+  readonly ownTab: boolean
+  readonly selections: ReadonlyArray<{ readonly range: Range; readonly reversed: boolean }>
+}
+
+/** Who a remote peer is, as its awareness says: a name and colors, maybe an id. */
+export interface RemoteUser {
+  readonly name: string
+  readonly color: string
+  readonly colorLight?: string
+  readonly id?: string
+}
+
 export interface TextEditorOptions {
   /** Initial text (for a new document, or one whose text is empty). */
   text?: string
@@ -132,6 +154,7 @@ export class TextEditor {
   /** @internal */ readonly emitter = new Emitter<Events>()
   private readonly subscriptions = new CompositeDisposable()
   private readonly decorations = new DecorationSet()
+  private readonly remoteCursorSources = new Set<() => readonly RemoteCursor[]>()
   private readonly clipboard: Clipboard
   private languageMode: LanguageMode
   private softTabs: boolean
@@ -639,6 +662,29 @@ export class TextEditor {
   /** The decorations whose properties include every entry of `filter`. */
   getDecorations(filter?: Partial<DecorationProperties>): Decoration[] {
     return this.decorations.getDecorations(filter)
+  }
+
+  /**
+   * The carets and selections of the other peers editing this document, as this editor shows
+   * them: what the sources added with `addRemoteCursorSource` (`@tandem/collab`'s
+   * `bindAwareness` is one) report. Empty when nothing is shared.
+   *
+   * @example editor.getRemoteCursors().map((peer) => peer.user.name)
+   */
+  getRemoteCursors(): RemoteCursor[] {
+    const cursors: RemoteCursor[] = []
+    for (const source of this.remoteCursorSources) cursors.push(...source())
+    return cursors
+  }
+
+  /**
+   * Adds a source of remote carets for `getRemoteCursors`; disposing removes it.
+   *
+   * @example const source = editor.addRemoteCursorSource(() => binding.remoteCursors())
+   */
+  addRemoteCursorSource(source: () => readonly RemoteCursor[]): Disposable {
+    this.remoteCursorSources.add(source)
+    return new Disposable(() => this.remoteCursorSources.delete(source))
   }
 
   /** Calls `callback` with each new decoration. */
