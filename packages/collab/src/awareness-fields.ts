@@ -1,0 +1,114 @@
+/**
+ * The fields Tandem reads and writes in a Yjs awareness state, shared with other bindings:
+ *
+ * - `user: {name, color, colorLight}` (and Tandem's optional `id`, naming the person across
+ *   tabs), as y-codemirror.next and y-monaco use it;
+ * - `cursor: {anchor, head}`: the primary selection, as y-codemirror.next reads it;
+ * - `selections: [{anchor, head}, ...]`: every selection, the primary one last (multi-cursor;
+ *   other bindings ignore it).
+ *
+ * Anchors and heads are relative positions in their full JSON form (see relative-json.ts).
+ */
+import type { RemoteUser } from '@tandem/editor'
+import type * as Y from 'yjs'
+import { type RelativePositionJSON, relativePositionFromJSON } from './relative-json.js'
+
+/** A selection in awareness: where it starts (`anchor`) and where its caret is (`head`). */
+export interface AwarenessSelection {
+  readonly anchor: RelativePositionJSON
+  readonly head: RelativePositionJSON
+}
+
+/**
+ * Who the local user is, published as the awareness `user` field. `id` tells the user's own
+ * other tabs apart from other people; without it, the same name and color do.
+ *
+ * @example { name: 'Ada', color: '#d33', colorLight: '#d333', id: 'ada@example.org' }
+ */
+export interface CollabUser {
+  readonly name: string
+  readonly color: string
+  readonly colorLight?: string
+  readonly id?: string
+}
+
+/** A selection read from a peer's state, as relative positions. */
+export interface RelativeSelection {
+  readonly anchor: Y.RelativePosition
+  readonly head: Y.RelativePosition
+}
+
+const readSelection = (value: unknown): RelativeSelection | null => {
+  if (typeof value !== 'object' || value === null) return null
+  const { anchor, head } = value as Record<string, unknown>
+  const a = relativePositionFromJSON(anchor)
+  const h = relativePositionFromJSON(head)
+  return a === null || h === null ? null : { anchor: a, head: h }
+}
+
+/** At most this many selections are taken from one peer: the state is untrusted input. */
+export const MAX_REMOTE_SELECTIONS = 10_000
+
+/**
+ * A peer's selections from its awareness state: its `selections` when it has that field,
+ * else its `cursor`; entries that are not well-formed are skipped. Empty when it shows none.
+ *
+ * @example readSelections({ cursor: { anchor, head } }).length // => 1
+ */
+export const readSelections = (state: Readonly<Record<string, unknown>>): RelativeSelection[] => {
+  const { selections, cursor } = state
+  const entries = Array.isArray(selections)
+    ? selections.slice(0, MAX_REMOTE_SELECTIONS)
+    : cursor === null || cursor === undefined
+      ? []
+      : [cursor]
+  const read: RelativeSelection[] = []
+  for (const entry of entries) {
+    const selection = readSelection(entry)
+    if (selection !== null) read.push(selection)
+  }
+  return read
+}
+
+const COLOR = /^#[0-9a-fA-F]{3,8}$|^[a-z]+$|^(rgb|hsl)a?\([0-9., %]+\)$/
+
+/**
+ * A peer's user from its awareness state, with safe defaults for missing or odd fields (a
+ * name is cut to 100 characters; a color must be a CSS hex, name, rgb() or hsl() color).
+ *
+ * @example readUser({ user: { name: 'Ada', color: '#d33' } }).name // => 'Ada'
+ */
+export const readUser = (
+  state: Readonly<Record<string, unknown>>,
+  clientId: number,
+): RemoteUser => {
+  const user = (typeof state.user === 'object' && state.user !== null ? state.user : {}) as Record<
+    string,
+    unknown
+  >
+  const name =
+    typeof user.name === 'string' && user.name.trim() !== ''
+      ? user.name.slice(0, 100)
+      : `peer ${clientId}`
+  const color = typeof user.color === 'string' && COLOR.test(user.color) ? user.color : '#888888'
+  const colorLight =
+    typeof user.colorLight === 'string' && COLOR.test(user.colorLight) ? user.colorLight : undefined
+  const id = typeof user.id === 'string' ? user.id.slice(0, 200) : undefined
+  return {
+    name,
+    color,
+    ...(colorLight === undefined ? {} : { colorLight }),
+    ...(id === undefined ? {} : { id }),
+  }
+}
+
+/**
+ * Whether `remote` is the same person as `local`: the same `id` when the local user has one,
+ * else the same name and color.
+ *
+ * @example isSameUser({ name: 'Ada', color: '#d33' }, { name: 'Ada', color: '#d33' }) // => true
+ */
+export const isSameUser = (local: CollabUser, remote: RemoteUser): boolean =>
+  local.id !== undefined
+    ? remote.id === local.id
+    : remote.name === local.name && remote.color === local.color

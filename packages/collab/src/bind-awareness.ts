@@ -1,0 +1,63 @@
+/**
+ * `bindAwareness`: an editor's own selections out to an awareness, other peers' in.
+ */
+import type { RemoteCursor, TextEditor } from '@tandem/editor'
+import type { Disposable, DisposableLike } from '@tandem/text'
+import type { Awareness } from 'y-protocols/awareness'
+import type { CollabUser } from './awareness-fields.js'
+import { RemoteCursors } from './remote-cursors.js'
+import { type PublishTiming, SelectionPublisher } from './selection-publisher.js'
+
+/** Options of `bindAwareness`. */
+export interface BindAwarenessOptions extends PublishTiming {
+  /** Who this user is: published as the awareness `user` field. */
+  readonly user: CollabUser
+}
+
+/** What `bindAwareness` returns. */
+export interface AwarenessBinding extends DisposableLike {
+  readonly editor: TextEditor
+  readonly awareness: Awareness
+  /** The other peers, as `editor.getRemoteCursors()` lists them. */
+  getRemoteCursors(): RemoteCursor[]
+  /** Calls `callback` after remote carets or selections shown in the editor changed. */
+  onDidChangeRemoteCursors(callback: () => void): Disposable
+  /** Publishes the editor's selections now instead of at the next frame. */
+  flush(): void
+}
+
+/**
+ * Shares `editor`'s selections through `awareness` and shows every other client's carets and
+ * selections in it as markers and decorations, until disposed or the editor is destroyed.
+ * Disposing clears this client's `cursor` and `selections` and removes the remote markers.
+ *
+ * @example
+ * const binding = bindAwareness(editor, provider.awareness, { user: { name: 'Ada', color: '#d33' } })
+ * editor.getRemoteCursors() // => [{ clientId, user, ownTab, selections: [{ range, reversed }] }]
+ */
+export const bindAwareness = (
+  editor: TextEditor,
+  awareness: Awareness,
+  options: BindAwarenessOptions,
+): AwarenessBinding => {
+  const { user } = options
+  if (typeof user !== 'object' || user === null || typeof user.name !== 'string') {
+    throw new TypeError('bindAwareness needs options.user with at least a name and a color')
+  }
+  if (editor.getBuffer().doc !== awareness.doc) {
+    throw new Error("bindAwareness: the awareness belongs to another Y.Doc than the editor's")
+  }
+  const publisher = new SelectionPublisher(editor, awareness, user, options)
+  const remote = new RemoteCursors(editor, awareness, user)
+  return {
+    editor,
+    awareness,
+    getRemoteCursors: () => remote.getRemoteCursors(),
+    onDidChangeRemoteCursors: (callback) => remote.onDidChange(callback),
+    flush: () => publisher.flush(),
+    dispose: () => {
+      publisher.dispose()
+      remote.dispose()
+    },
+  }
+}

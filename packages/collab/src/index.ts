@@ -1,0 +1,22 @@
+export {
+  type AwarenessSelection,
+  type CollabUser,
+  isSameUser,
+  MAX_REMOTE_SELECTIONS,
+  type RelativeSelection,
+  readSelections,
+  readUser,
+} from './awareness-fields.js'
+export {
+  type AwarenessBinding,
+  type BindAwarenessOptions,
+  bindAwareness,
+} from './bind-awareness.js'
+export {
+  type IdJSON,
+  type RelativePositionJSON,
+  relativePositionFromJSON,
+  relativePositionToJSON,
+} from './relative-json.js'
+export { REMOTE_CARET_CLASS, REMOTE_SELECTION_CLASS, RemoteCursors } from './remote-cursors.js'
+export { type PublishTiming, SelectionPublisher } from './selection-publisher.js'

@@ -1,0 +1,275 @@
+/**
+ * Other peers' carets and selections in an editor: for every other client of an awareness
+ * that shows a selection, markers on a layer of their own and decorations for views to draw
+ * (`cursor` for each caret, `highlight` for each non-empty selection), in the peer's colors.
+ *
+ * The peer's relative positions are the truth; markers only show where they resolve now. They
+ * are resolved again when the peer's state changes and after every change to the text, local
+ * or remote, through the buffer's anchoring index (O(log n) each). A position naming text
+ * that has not arrived yet is kept and resolved once it has.
+ */
+import type {
+  Decoration,
+  DisplayMarker,
+  DisplayMarkerLayer,
+  RemoteCursor,
+  RemoteUser,
+  TextEditor,
+} from '@tandem/editor'
+import { CompositeDisposable, type Disposable, Emitter, Range } from '@tandem/text'
+import type { Awareness } from 'y-protocols/awareness'
+import {
+  type CollabUser,
+  isSameUser,
+  type RelativeSelection,
+  readSelections,
+  readUser,
+} from './awareness-fields.js'
+
+/** What awareness reports in a `change` event. */
+interface AwarenessChanges {
+  readonly added: readonly number[]
+  readonly updated: readonly number[]
+  readonly removed: readonly number[]
+}
+
+/** One shown selection of a peer. */
+interface ShownSelection {
+  readonly marker: DisplayMarker
+  readonly caret: Decoration
+  highlight: Decoration | null
+}
+
+interface Peer {
+  readonly clientId: number
+  user: RemoteUser
+  ownTab: boolean
+  /** The `user`, `selections` and `cursor` fields as last seen, to skip unchanged states. */
+  stateKey: string
+  selections: RelativeSelection[]
+  shown: ShownSelection[]
+  /** Whether some of its positions name text this document does not have yet. */
+  unresolved: boolean
+}
+
+/** Decoration classes, for views and style sheets. */
+export const REMOTE_CARET_CLASS = 'remote-cursor'
+export const REMOTE_SELECTION_CLASS = 'remote-selection'
+
+/**
+ * Shows the other clients of `awareness` in `editor`, until disposed.
+ *
+ * @example const remote = new RemoteCursors(editor, awareness, { name: 'Ada', color: '#d33' })
+ */
+export class RemoteCursors {
+  private readonly layer: DisplayMarkerLayer
+  private readonly peers = new Map<number, Peer>()
+  private readonly subscriptions = new CompositeDisposable()
+  private readonly emitter = new Emitter<{ 'did-change': undefined }>()
+  private readonly onAwarenessChange = (changes: AwarenessChanges) => this.awarenessChanged(changes)
+  private disposed = false
+
+  constructor(
+    readonly editor: TextEditor,
+    readonly awareness: Awareness,
+    readonly localUser: CollabUser,
+  ) {
+    this.layer = editor.addMarkerLayer({ role: 'remote-cursors' })
+    awareness.on('change', this.onAwarenessChange)
+    this.subscriptions.add(
+      editor.getBuffer().onDidChange(() => this.resolveAll()),
+      editor.addRemoteCursorSource(() => this.getRemoteCursors()),
+      editor.onDidDestroy(() => this.dispose()),
+    )
+    this.awarenessChanged({ added: [...awareness.getStates().keys()], updated: [], removed: [] })
+  }
+
+  /**
+   * The peers shown, by client id: user, whether it is this user's other tab, and the
+   * selections where they are now (the last one is the peer's primary selection).
+   */
+  getRemoteCursors(): RemoteCursor[] {
+    const cursors: RemoteCursor[] = []
+    for (const peer of this.peers.values()) {
+      if (peer.shown.length === 0) continue
+      cursors.push({
+        clientId: peer.clientId,
+        user: peer.user,
+        ownTab: peer.ownTab,
+        selections: peer.shown.map(({ marker }) => ({
+          range: marker.getBufferRange(),
+          reversed: marker.isReversed(),
+        })),
+      })
+    }
+    return cursors
+  }
+
+  /** The layer holding the peers' markers (for views that draw the layer directly). */
+  getMarkerLayer(): DisplayMarkerLayer {
+    return this.layer
+  }
+
+  /** Calls `callback` after the remote carets or selections shown changed. */
+  onDidChange(callback: () => void): Disposable {
+    return this.emitter.on('did-change', callback)
+  }
+
+  /** Removes every remote marker and decoration and stops listening. Safe to call twice. */
+  dispose(): void {
+    if (this.disposed) return
+    this.disposed = true
+    this.awareness.off('change', this.onAwarenessChange)
+    this.subscriptions.dispose()
+    for (const peer of this.peers.values()) this.hide(peer, 0)
+    this.peers.clear()
+    this.layer.destroy()
+    this.emitter.dispose()
+  }
+
+  private awarenessChanged({ added, updated, removed }: AwarenessChanges): void {
+    if (this.disposed) return
+    let changed = false
+    for (const clientId of removed) changed = this.removePeer(clientId) || changed
+    for (const clientId of [...added, ...updated]) {
+      if (clientId === this.awareness.clientID) continue
+      changed = this.updatePeer(clientId) || changed
+    }
+    if (changed) this.emitter.emit('did-change')
+  }
+
+  private updatePeer(clientId: number): boolean {
+    const state = this.awareness.getStates().get(clientId)
+    if (state === undefined) return this.removePeer(clientId)
+    const stateKey = JSON.stringify([
+      state.user ?? null,
+      state.selections ?? null,
+      state.cursor ?? null,
+    ])
+    let peer = this.peers.get(clientId)
+    if (peer !== undefined && peer.stateKey === stateKey) return false
+    const user = readUser(state, clientId)
+    if (peer === undefined) {
+      peer = {
+        clientId,
+        user,
+        ownTab: false,
+        stateKey,
+        selections: [],
+        shown: [],
+        unresolved: false,
+      }
+      this.peers.set(clientId, peer)
+    } else if (JSON.stringify(peer.user) !== JSON.stringify(user)) {
+      // New colors or name: decorations are made again with them.
+      this.hide(peer, 0)
+    }
+    peer.user = user
+    peer.ownTab = isSameUser(this.localUser, user)
+    peer.stateKey = stateKey
+    peer.selections = readSelections(state)
+    this.place(peer)
+    return true
+  }
+
+  private removePeer(clientId: number): boolean {
+    const peer = this.peers.get(clientId)
+    if (peer === undefined) return false
+    this.hide(peer, 0)
+    this.peers.delete(clientId)
+    return true
+  }
+
+  /** Resolves every peer's positions again after the text changed. */
+  private resolveAll(): void {
+    let changed = false
+    for (const peer of this.peers.values()) changed = this.place(peer) || changed
+    if (changed) this.emitter.emit('did-change')
+  }
+
+  /**
+   * Moves the peer's markers to where its relative positions resolve, making or removing
+   * markers as its selection count changed. Returns whether anything shown changed.
+   */
+  private place(peer: Peer): boolean {
+    const buffer = this.editor.getBuffer()
+    let unresolved = false
+    let changed = false
+    let shownCount = 0
+    for (const selection of peer.selections) {
+      const anchor = buffer.positionForRelativePosition(selection.anchor)
+      const head = buffer.positionForRelativePosition(selection.head)
+      if (anchor === null || head === null) {
+        unresolved = true
+        continue
+      }
+      const reversed = head.isLessThan(anchor)
+      const range = reversed ? new Range(head, anchor) : new Range(anchor, head)
+      const existing = peer.shown[shownCount]
+      if (existing === undefined) {
+        peer.shown.push(this.show(peer, range, reversed))
+        changed = true
+      } else if (
+        !existing.marker.getBufferRange().isEqual(range) ||
+        existing.marker.isReversed() !== reversed
+      ) {
+        existing.marker.setBufferRange(range, { reversed })
+        this.updateHighlight(peer, existing, range)
+        changed = true
+      }
+      shownCount++
+    }
+    if (shownCount < peer.shown.length) {
+      this.hide(peer, shownCount)
+      changed = true
+    }
+    peer.unresolved = unresolved
+    if (changed) this.updatePrimary(peer)
+    return changed
+  }
+
+  private show(peer: Peer, range: Range, reversed: boolean): ShownSelection {
+    const marker = this.layer.markBufferRange(range, { reversed, invalidate: 'never' })
+    const caret = this.editor.decorateMarker(marker, {
+      type: 'cursor',
+      class: peer.ownTab ? `${REMOTE_CARET_CLASS} own-tab` : REMOTE_CARET_CLASS,
+      clientId: peer.clientId,
+      name: peer.user.name,
+      color: peer.user.color,
+      ownTab: peer.ownTab,
+      primary: false,
+    })
+    const shown: ShownSelection = { marker, caret, highlight: null }
+    this.updateHighlight(peer, shown, range)
+    return shown
+  }
+
+  /** Marks the last shown selection as the peer's primary one (views put the name label there). */
+  private updatePrimary(peer: Peer): void {
+    peer.shown.forEach(({ caret }, i) => {
+      const primary = i === peer.shown.length - 1
+      if (caret.getProperties().primary !== primary) {
+        caret.setProperties({ ...caret.getProperties(), primary })
+      }
+    })
+  }
+
+  private updateHighlight(peer: Peer, shown: ShownSelection, range: Range): void {
+    if (range.isEmpty()) {
+      shown.highlight?.destroy()
+      shown.highlight = null
+    } else if (shown.highlight === null) {
+      shown.highlight = this.editor.decorateMarker(shown.marker, {
+        type: 'highlight',
+        class: peer.ownTab ? `${REMOTE_SELECTION_CLASS} own-tab` : REMOTE_SELECTION_CLASS,
+        clientId: peer.clientId,
+        color: peer.user.colorLight ?? peer.user.color,
+      })
+    }
+  }
+
+  /** Removes the peer's shown selections from `from` on. */
+  private hide(peer: Peer, from: number): void {
+    for (const { marker } of peer.shown.splice(from)) marker.destroy()
+  }
+}

@@ -1,0 +1,134 @@
+/**
+ * Publishes an editor's selections into the local awareness state: `selections` for all of
+ * them and `cursor` for the primary one (the editor's last selection), coalesced so that a
+ * burst of changes (typing, a drag, a multi-cursor edit) costs one awareness update per
+ * animation frame or per `throttleMs`, and nothing is sent when nothing changed.
+ */
+import type { Selection, TextEditor } from '@tandem/editor'
+import { CompositeDisposable } from '@tandem/text'
+import type { Awareness } from 'y-protocols/awareness'
+import type { AwarenessSelection, CollabUser } from './awareness-fields.js'
+import { relativePositionToJSON } from './relative-json.js'
+
+/** The awareness fields a publisher writes. */
+interface PublishedFields {
+  readonly cursor: AwarenessSelection | null
+  readonly selections: readonly AwarenessSelection[] | null
+}
+
+/** The selection in awareness form: anchor is where it started, head is its caret. */
+const awarenessSelection = (selection: Selection): AwarenessSelection => {
+  const marker = selection.marker.bufferMarker
+  const { start, end } = marker.getRelativeRange()
+  const [anchor, head] = marker.isReversed() ? [end, start] : [start, end]
+  return { anchor: relativePositionToJSON(anchor), head: relativePositionToJSON(head) }
+}
+
+/** How often a publisher may send; see `SelectionPublisher`'s constructor. */
+export interface PublishTiming {
+  /**
+   * Milliseconds between two updates at most one of which is sent. Without it, one update
+   * per animation frame in a browser (`requestAnimationFrame`), else per 16 ms. `0` sends at
+   * the end of the current task.
+   */
+  readonly throttleMs?: number
+}
+
+const FRAME_MS = 16
+
+/**
+ * Keeps the awareness `user`, `cursor` and `selections` fields in step with an editor.
+ *
+ * @example const publisher = new SelectionPublisher(editor, awareness, { name: 'Ada', color: '#d33' })
+ */
+export class SelectionPublisher {
+  private readonly subscriptions = new CompositeDisposable()
+  private scheduled: (() => void) | null = null
+  private lastSent = ''
+  private disposed = false
+
+  constructor(
+    readonly editor: TextEditor,
+    readonly awareness: Awareness,
+    readonly user: CollabUser,
+    private readonly timing: PublishTiming = {},
+  ) {
+    const throttle = timing.throttleMs
+    if (throttle !== undefined && !(typeof throttle === 'number' && throttle >= 0)) {
+      throw new RangeError(`throttleMs must be a number of milliseconds >= 0, got ${throttle}`)
+    }
+    const schedule = () => this.schedule()
+    this.subscriptions.add(
+      editor.onDidChangeSelectionRange(schedule),
+      editor.onDidAddSelection(schedule),
+      editor.onDidRemoveSelection(schedule),
+      // Edits renew relative positions even where a selection's range stays the same.
+      editor.getBuffer().onDidChange(schedule),
+      editor.onDidDestroy(() => this.dispose()),
+    )
+    this.awareness.setLocalStateField('user', { ...user })
+    this.flush()
+  }
+
+  /**
+   * Sends the current selections now if they differ from what was last sent, instead of
+   * waiting for the next frame. Call it outside a transaction.
+   */
+  flush(): void {
+    this.cancelScheduled()
+    if (this.disposed) return
+    const selections = this.editor.getSelections()
+    const last = this.editor.getLastSelection()
+    const published = selections.filter((s) => s !== last).map(awarenessSelection)
+    const primary = awarenessSelection(last)
+    published.push(primary)
+    this.send({ cursor: primary, selections: published })
+  }
+
+  /** Clears `cursor` and `selections` from the awareness state and stops following the editor. */
+  dispose(): void {
+    if (this.disposed) return
+    this.cancelScheduled()
+    this.subscriptions.dispose()
+    if (this.awareness.getLocalState() !== null) this.send({ cursor: null, selections: null })
+    this.disposed = true
+  }
+
+  /** Whether `dispose` was called. */
+  isDisposed(): boolean {
+    return this.disposed
+  }
+
+  private send(fields: PublishedFields): void {
+    const json = JSON.stringify(fields)
+    if (json === this.lastSent) return
+    this.lastSent = json
+    // One state change, so peers get one update with both fields.
+    this.awareness.setLocalState({ ...(this.awareness.getLocalState() ?? {}), ...fields })
+  }
+
+  private schedule(): void {
+    if (this.scheduled !== null || this.disposed) return
+    const run = () => {
+      this.scheduled = null
+      this.flush()
+    }
+    const throttle = this.timing.throttleMs
+    const frame = (globalThis as { requestAnimationFrame?: (callback: () => void) => number })
+      .requestAnimationFrame
+    if (throttle === undefined && frame !== undefined) {
+      const handle = frame(run)
+      const cancel = (globalThis as { cancelAnimationFrame?: (handle: number) => void })
+        .cancelAnimationFrame
+      this.scheduled = () => cancel?.(handle)
+    } else {
+      const timer = setTimeout(run, throttle ?? FRAME_MS)
+      this.scheduled = () => clearTimeout(timer)
+    }
+  }
+
+  private cancelScheduled(): void {
+    this.scheduled?.()
+    this.scheduled = null
+  }
+}
