@@ -4,10 +4,14 @@
  * (`cursor` for each caret, `highlight` for each non-empty selection), in the peer's colors.
  *
  * The peer's relative positions are the truth; markers only show where they resolve now. They
- * are resolved again when the peer's state changes and after every change to the text, local
- * or remote, through the buffer's anchoring index (O(log n) each). A position naming text
- * that has not arrived yet is kept and resolved once it has.
+ * are resolved when the peer's state changes, and after a change to the text, local or
+ * remote, for the peers with a marker the change touched (O(log n) each, through the
+ * buffer's anchoring index): a marker the change did not touch has moved with the text, just
+ * as its relative positions would. A position naming text that has not arrived yet is kept
+ * and resolved once it has.
  */
+
+import type { BufferChangeEvent } from '@tandem/buffer'
 import type {
   Decoration,
   DisplayMarker,
@@ -64,6 +68,8 @@ export const REMOTE_SELECTION_CLASS = 'remote-selection'
 export class RemoteCursors {
   private readonly layer: DisplayMarkerLayer
   private readonly peers = new Map<number, Peer>()
+  /** The peer each marker shows, by buffer marker id. */
+  private readonly peerByMarker = new Map<number, Peer>()
   private readonly subscriptions = new CompositeDisposable()
   private readonly emitter = new Emitter<{ 'did-change': undefined }>()
   private readonly onAwarenessChange = (changes: AwarenessChanges) => this.awarenessChanged(changes)
@@ -77,7 +83,7 @@ export class RemoteCursors {
     this.layer = editor.addMarkerLayer({ role: 'remote-cursors' })
     awareness.on('change', this.onAwarenessChange)
     this.subscriptions.add(
-      editor.getBuffer().onDidChange(() => this.resolveAll()),
+      editor.getBuffer().onDidChange((event) => this.textChanged(event)),
       editor.addRemoteCursorSource(() => this.getRemoteCursors()),
       editor.onDidDestroy(() => this.dispose()),
     )
@@ -180,10 +186,19 @@ export class RemoteCursors {
     return true
   }
 
-  /** Resolves every peer's positions again after the text changed. */
-  private resolveAll(): void {
+  /** Resolves again the peers whose markers the changes touched, and those still waiting. */
+  private textChanged({ changes }: BufferChangeEvent): void {
+    const touched = new Set<Peer>()
+    const markers = this.layer.bufferLayer
+    for (const { newRange } of changes) {
+      for (const marker of markers.markersIntersectingRange(newRange)) {
+        const peer = this.peerByMarker.get(marker.id)
+        if (peer !== undefined) touched.add(peer)
+      }
+    }
+    for (const peer of this.peers.values()) if (peer.unresolved) touched.add(peer)
     let changed = false
-    for (const peer of this.peers.values()) changed = this.place(peer) || changed
+    for (const peer of touched) changed = this.place(peer) || changed
     if (changed) this.emitter.emit('did-change')
   }
 
@@ -240,6 +255,7 @@ export class RemoteCursors {
       primary: false,
     })
     const shown: ShownSelection = { marker, caret, highlight: null }
+    this.peerByMarker.set(marker.bufferMarker.id, peer)
     this.updateHighlight(peer, shown, range)
     return shown
   }
@@ -270,6 +286,9 @@ export class RemoteCursors {
 
   /** Removes the peer's shown selections from `from` on. */
   private hide(peer: Peer, from: number): void {
-    for (const { marker } of peer.shown.splice(from)) marker.destroy()
+    for (const { marker } of peer.shown.splice(from)) {
+      this.peerByMarker.delete(marker.bufferMarker.id)
+      marker.destroy()
+    }
   }
 }
