@@ -257,3 +257,35 @@ function formatChars(n: number): string {
   if (n >= 1_000 && n % 100 === 0) return `${n / 1_000}k`
   return n.toLocaleString('en-US')
 }
+
+/** What `typeKeystrokes` returns: one update per keystroke, and the text after all of them. */
+export interface Keystrokes {
+  readonly updates: readonly Uint8Array[]
+  readonly text: string
+}
+
+/**
+ * Another peer's keystrokes on a copy of the document `base` (an encoded update): one letter
+ * at a seeded random place each time, every one in its own transaction and so its own update.
+ * Example: `for (const u of typeKeystrokes(prng.create(1), update, 500).updates) Y.applyUpdate(doc, u)`.
+ */
+export function typeKeystrokes(gen: prng.PRNG, base: Uint8Array, count: number): Keystrokes {
+  const { doc, text } = copyDoc(base)
+  const updates: Uint8Array[] = []
+  doc.on('update', (u: Uint8Array) => updates.push(u))
+  for (let i = 0; i < count; i++) {
+    text.insert(prng.int32(gen, 0, text.length), prng.letter(gen))
+  }
+  if (updates.length !== count) {
+    throw new Error(`${count} keystrokes made ${updates.length} updates`)
+  }
+  const typed = text.toString()
+  doc.destroy()
+  return { updates, text: typed }
+}
+
+/** A document length as a short label: `100k chars`, `1M chars`. */
+export function charsLabel(length: number): string {
+  if (length >= 1_000_000) return `${length / 1_000_000}M chars`
+  return `${length / 1_000}k chars`
+}

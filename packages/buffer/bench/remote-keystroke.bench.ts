@@ -7,7 +7,14 @@
 import * as prng from 'lib0/prng'
 import * as Y from 'yjs'
 import { type CaseRef, defineSuite, type SuiteBuilder } from '../../../bench/harness.js'
-import { buildFragmentedDoc, copyDoc, PEER_ORIGIN, TEXT_NAME } from '../../../bench/peers.js'
+import {
+  buildFragmentedDoc,
+  charsLabel,
+  copyDoc,
+  PEER_ORIGIN,
+  TEXT_NAME,
+  typeKeystrokes,
+} from '../../../bench/peers.js'
 import { type Marker, type MarkerLayer, TextBuffer } from '../src/index.js'
 
 /** Markers on the buffer's one marker layer; every other one is empty. */
@@ -20,12 +27,6 @@ const KEYSTROKES = 500
 const QUICK_KEYSTROKES = 200
 /** Markers whose ranges the check compares with their Yjs relative positions. */
 const SAMPLED_MARKERS = 250
-
-/** What the peer typed: one update per keystroke, and the text after all of them. */
-interface Keystrokes {
-  readonly updates: readonly Uint8Array[]
-  readonly text: string
-}
 
 /** A marker's ends in offsets. */
 interface Span {
@@ -119,23 +120,6 @@ function keystrokeCases(s: SuiteBuilder, length: number, count: number): Keystro
   return { label, buffer, bare }
 }
 
-/**
- * Another peer's keystrokes on a copy of the document: one character at a seeded random
- * place each time, every one in its own transaction and so its own update.
- */
-function typeKeystrokes(gen: prng.PRNG, base: Uint8Array, count: number): Keystrokes {
-  const { doc, text } = copyDoc(base)
-  const updates: Uint8Array[] = []
-  doc.on('update', (u: Uint8Array) => updates.push(u))
-  for (let i = 0; i < count; i++) {
-    text.insert(prng.int32(gen, 0, text.length), prng.letter(gen))
-  }
-  if (updates.length !== count) {
-    throw new Error(`${count} keystrokes made ${updates.length} updates`)
-  }
-  return { updates, text: text.toString() }
-}
-
 /** Seeded marker ends spread over a text of `length`: empty and non-empty alternately. */
 function markerSpans(gen: prng.PRNG, length: number): Span[] {
   const spans: Span[] = []
@@ -190,9 +174,4 @@ function checkAnchors(doc: Y.Doc, buffer: TextBuffer, marker: Marker): void {
         `${anchoredStart}..${anchoredEnd}`,
     )
   }
-}
-
-function charsLabel(length: number): string {
-  if (length >= 1_000_000) return `${length / 1_000_000}M chars`
-  return `${length / 1_000}k chars`
 }

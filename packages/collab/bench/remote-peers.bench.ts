@@ -10,7 +10,14 @@ import * as prng from 'lib0/prng'
 import * as awarenessProtocol from 'y-protocols/awareness'
 import * as Y from 'yjs'
 import { type CaseRef, defineSuite, type SuiteBuilder } from '../../../bench/harness.js'
-import { buildFragmentedDoc, copyDoc, PEER_ORIGIN, TEXT_NAME } from '../../../bench/peers.js'
+import {
+  buildFragmentedDoc,
+  charsLabel,
+  copyDoc,
+  PEER_ORIGIN,
+  TEXT_NAME,
+  typeKeystrokes,
+} from '../../../bench/peers.js'
 import { RemoteCursors } from '../src/remote-cursors.js'
 
 /** Remote peers shown, each with a caret and a selection. */
@@ -80,11 +87,11 @@ export default defineSuite({
 })
 
 function sizeCases(s: SuiteBuilder, length: number, count: number): SizeCases {
-  const label = length >= 1_000_000 ? `${length / 1_000_000}M chars` : `${length / 1_000}k chars`
+  const label = charsLabel(length)
   const { update } = buildFragmentedDoc({ length, quick: s.quick, progress: s.progress })
   const gen = prng.create(length)
   const states = peerStates(gen, update, length)
-  const keystrokes = typeKeystrokes(gen, update, count)
+  const keystrokes = typeKeystrokes(gen, update, count).updates
   const applyAll = (doc: Y.Doc) => {
     for (const u of keystrokes) Y.applyUpdate(doc, u, PEER_ORIGIN)
   }
@@ -148,15 +155,6 @@ function peerStates(gen: prng.PRNG, update: Uint8Array, length: number): PeerSta
   }
   doc.destroy()
   return states
-}
-
-/** Another peer's keystrokes: one character at a seeded random place each, one update each. */
-function typeKeystrokes(gen: prng.PRNG, base: Uint8Array, count: number): Uint8Array[] {
-  const { doc, text } = copyDoc(base)
-  const updates: Uint8Array[] = []
-  doc.on('update', (u: Uint8Array) => updates.push(u))
-  for (let i = 0; i < count; i++) text.insert(prng.int32(gen, 0, text.length), prng.letter(gen))
-  return updates
 }
 
 /** An editor on a fresh copy of the document, showing every peer. */
