@@ -100,11 +100,7 @@ function sizeCases(s: SuiteBuilder, length: number, count: number): SizeCases {
     setup: () => viewer(update, states),
     run: ({ doc }) => applyAll(doc),
     check: checkViewer,
-    teardown: ({ editor, awareness, remote }) => {
-      remote.dispose()
-      editor.destroy()
-      awareness.destroy()
-    },
+    teardown: closeViewer,
     ops: count,
     opUnit: 'keystroke',
   })
@@ -112,11 +108,7 @@ function sizeCases(s: SuiteBuilder, length: number, count: number): SizeCases {
     name: `${label}: editor alone`,
     setup: () => viewer(update, []),
     run: ({ doc }) => applyAll(doc),
-    teardown: ({ editor, awareness, remote }) => {
-      remote.dispose()
-      editor.destroy()
-      awareness.destroy()
-    },
+    teardown: closeViewer,
     ops: count,
     opUnit: 'keystroke',
   })
@@ -165,6 +157,13 @@ function viewer(update: Uint8Array, states: PeerStates): ViewerState {
   const remote = new RemoteCursors(editor, awareness, { name: 'viewer', color: '#333' })
   for (const state of states) awarenessProtocol.applyAwarenessUpdate(awareness, state, 'network')
   return { doc, editor, awareness, remote }
+}
+
+/** Removes the remote carets, then destroys the editor and the awareness. */
+function closeViewer({ editor, awareness, remote }: ViewerState): void {
+  remote.dispose()
+  editor.destroy()
+  awareness.destroy()
 }
 
 /** Throws unless every peer is shown where Yjs resolves its relative positions. */
