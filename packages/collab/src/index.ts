@@ -1,3 +1,4 @@
+export { AUTH_CLOSE_CODES, AuthError, type AuthFailure } from './auth-failure.js'
 export {
   type AwarenessSelection,
   type CollabUser,
@@ -12,6 +13,13 @@ export {
   type BindAwarenessOptions,
   bindAwareness,
 } from './bind-awareness.js'
+export {
+  type CollabConnection,
+  type ConnectionStatus,
+  type ConnectOptions,
+  connect,
+  type WebSocketClass,
+} from './connect.js'
 export {
   type IdJSON,
   type RelativePositionJSON,

@@ -1,0 +1,381 @@
+/**
+ * `connect`: an editor (or a bare Y.Doc) synced with a y-websocket server, with its tabs in one
+ * browser synced directly over BroadcastChannel and, when asked, its document kept in
+ * IndexedDB for offline work.
+ */
+import type { RemoteCursor, TextEditor } from '@tandem/editor'
+import { CompositeDisposable, type Disposable, Emitter } from '@tandem/text'
+import { IndexeddbPersistence } from 'y-indexeddb'
+import * as authProtocol from 'y-protocols/auth'
+import { Awareness } from 'y-protocols/awareness'
+import { messageAuth, WebsocketProvider } from 'y-websocket'
+import type * as Y from 'yjs'
+import {
+  AuthError,
+  type AuthFailure,
+  authFailureFromClose,
+  probeAuthFailure,
+} from './auth-failure.js'
+import type { CollabUser } from './awareness-fields.js'
+import { type AwarenessBinding, bindAwareness } from './bind-awareness.js'
+
+/**
+ * Where a connection stands. `connecting`: the first attempt (or the first after a drop) is
+ * under way. `connected`: the socket is open, the initial sync is not done. `synced`: this
+ * document and the server's have exchanged everything. `offline`: no server connection
+ * (unreachable, dropped, refused, or disconnected on purpose); edits stay local and are
+ * sent on reconnection, and the attempts go on in the background unless refused or stopped.
+ */
+export type ConnectionStatus = 'connecting' | 'connected' | 'synced' | 'offline'
+
+/** A WebSocket class: the browser's `WebSocket`, or the `ws` package's in Node. */
+export type WebSocketClass = new (url: string, protocols?: string | string[]) => object
+
+/** Options of `connect`. */
+export interface ConnectOptions {
+  /** The server, `ws://` or `wss://`, e.g. `'wss://example.com/collab'`. */
+  readonly url: string
+  /** The document's name on the server; it becomes the last segment of the URL's path. */
+  readonly room: string
+  /** Sent as the `token` query parameter, for servers that check who may read or write. */
+  readonly token?: string
+  /** Who this user is, as other peers see them. */
+  readonly user: CollabUser
+  /** Keeps the document in IndexedDB, so it opens and takes edits without a server. Browsers only. */
+  readonly offline?: boolean
+  /** Syncs tabs of one browser directly over BroadcastChannel (default true). */
+  readonly crossTab?: boolean
+  /** Defaults to the global `WebSocket`; pass the `ws` package's in Node 20. */
+  readonly WebSocket?: WebSocketClass
+  /** Start connecting at once (default true); else call `reconnect()`. */
+  readonly autoConnect?: boolean
+  /** Longest wait between two connection attempts, in milliseconds (default 2500). */
+  readonly maxBackoffMs?: number
+  /** How often the editor's selections may be published; see `bindAwareness`. */
+  readonly throttleMs?: number
+}
+
+/** What `connect` returns. */
+export interface CollabConnection {
+  readonly doc: Y.Doc
+  readonly awareness: Awareness
+  /** The editor given to `connect`, or null when it was given a Y.Doc. */
+  readonly editor: TextEditor | null
+  /** The remote-caret binding of `editor`, or null without an editor. */
+  readonly binding: AwarenessBinding | null
+  /** The underlying y-websocket provider, for what this handle does not cover. */
+  readonly provider: WebsocketProvider
+  /** The current status; `onDidChangeStatus` tells when it changes. */
+  readonly status: ConnectionStatus
+  /** The last refusal from the server, or null. */
+  readonly authFailure: AuthFailure | null
+  /**
+   * Resolves the first time the document has synced with the server. Rejects with an
+   * `AuthError` when the server refuses this client, or with an `Error` when the connection
+   * is destroyed first.
+   */
+  readonly whenSynced: Promise<void>
+  /** Resolves once the document kept in IndexedDB has loaded (at once without `offline`). */
+  readonly whenLoaded: Promise<void>
+  /** The other peers, as `editor.getRemoteCursors()` lists them (empty without an editor). */
+  getRemoteCursors(): RemoteCursor[]
+  /** Calls `callback` with every new status. */
+  onDidChangeStatus(callback: (status: ConnectionStatus) => void): Disposable
+  /** Calls `callback` when the server refuses this client; attempts then stop. */
+  onDidFailAuth(callback: (failure: AuthFailure) => void): Disposable
+  /**
+   * Calls `callback` with the server's reason when it refused one of this client's updates
+   * (a read-only client that edited); the connection stays open.
+   */
+  onDidDenyUpdate(callback: (reason: string) => void): Disposable
+  /** Connects again after `disconnect()` or a refusal (e.g. with a new token, see `setToken`). */
+  reconnect(): void
+  /** Replaces the token sent on the next connection attempt. */
+  setToken(token: string | undefined): void
+  /** Closes the server connection and stops the attempts; local editing goes on. */
+  disconnect(): void
+  /** Disconnects, clears this user's carets from other peers, and releases everything. */
+  destroy(): void
+}
+
+interface ConnectionEvents {
+  'did-change-status': ConnectionStatus
+  'did-fail-auth': AuthFailure
+  'did-deny-update': string
+}
+
+/**
+ * Connects `target` (a Tandem editor, or a Y.Doc for applications without one) to a y-websocket
+ * server. With an editor, its selections are published and other peers' carets shown in it
+ * (`bindAwareness`); with a Y.Doc, only `user` is published.
+ *
+ * @example
+ * const connection = connect(editor, { url: 'wss://example.com', room: 'notes', user: { name: 'Ada', color: '#d33' } })
+ * connection.onDidChangeStatus((status) => (badge.textContent = status))
+ * await connection.whenSynced
+ */
+export const connect = (target: TextEditor | Y.Doc, options: ConnectOptions): CollabConnection => {
+  const editor = isEditor(target) ? target : null
+  const doc = editor ? editor.getBuffer().doc : (target as Y.Doc)
+  const settings = checkOptions(options)
+  const awareness = new Awareness(doc)
+  const provider = new WebsocketProvider(settings.url, encodeURIComponent(settings.room), doc, {
+    connect: false,
+    awareness,
+    params: settings.token === undefined ? {} : { token: settings.token },
+    WebSocketPolyfill: settings.WebSocket as unknown as typeof WebSocket,
+    maxBackoffTime: settings.maxBackoffMs,
+    disableBc: !settings.crossTab,
+  })
+  const persistence = settings.offline
+    ? new IndexeddbPersistence(persistenceName(settings), doc)
+    : null
+  const binding = editor
+    ? bindAwareness(editor, awareness, { user: settings.user, throttleMs: settings.throttleMs })
+    : null
+  if (!editor) awareness.setLocalStateField('user', { ...settings.user })
+  return new Connection(
+    doc,
+    awareness,
+    editor,
+    binding,
+    provider,
+    persistence,
+    settings.autoConnect,
+  )
+}
+
+/** The handle `connect` returns. */
+class Connection implements CollabConnection {
+  private readonly emitter = new Emitter<ConnectionEvents>()
+  private readonly subscriptions = new CompositeDisposable()
+  private currentStatus: ConnectionStatus = 'offline'
+  private failure: AuthFailure | null = null
+  /** Whether the socket opened since the attempt began: a close before that is a failed attempt. */
+  private opened = false
+  /** Whether an attempt failed since the socket was last open: retries then stay `offline`. */
+  private failing = false
+  private destroyed = false
+  private settleSynced!: { resolve: () => void; reject: (error: Error) => void }
+  readonly whenSynced: Promise<void>
+  readonly whenLoaded: Promise<void>
+
+  constructor(
+    readonly doc: Y.Doc,
+    readonly awareness: Awareness,
+    readonly editor: TextEditor | null,
+    readonly binding: AwarenessBinding | null,
+    readonly provider: WebsocketProvider,
+    private readonly persistence: IndexeddbPersistence | null,
+    autoConnect: boolean,
+  ) {
+    this.whenSynced = new Promise<void>((resolve, reject) => {
+      this.settleSynced = { resolve, reject }
+    })
+    // Nobody has to await it: an unawaited rejection must not end a Node process.
+    this.whenSynced.catch(() => {})
+    this.whenLoaded = persistence ? persistence.whenSynced.then(() => {}) : Promise.resolve()
+    this.listenToProvider()
+    if (autoConnect) this.reconnect()
+  }
+
+  get status(): ConnectionStatus {
+    return this.currentStatus
+  }
+
+  get authFailure(): AuthFailure | null {
+    return this.failure
+  }
+
+  getRemoteCursors(): RemoteCursor[] {
+    return this.binding ? this.binding.getRemoteCursors() : []
+  }
+
+  onDidChangeStatus(callback: (status: ConnectionStatus) => void): Disposable {
+    return this.emitter.on('did-change-status', callback)
+  }
+
+  onDidFailAuth(callback: (failure: AuthFailure) => void): Disposable {
+    return this.emitter.on('did-fail-auth', callback)
+  }
+
+  onDidDenyUpdate(callback: (reason: string) => void): Disposable {
+    return this.emitter.on('did-deny-update', callback)
+  }
+
+  reconnect(): void {
+    this.assertAlive('reconnect')
+    this.failure = null
+    this.failing = false
+    if (this.provider.wsconnected || this.provider.ws !== null) return
+    this.provider.connect()
+  }
+
+  setToken(token: string | undefined): void {
+    this.assertAlive('setToken')
+    if (token !== undefined && typeof token !== 'string') {
+      throw new TypeError(`a token must be a string, got ${typeof token}`)
+    }
+    const { token: _old, ...rest } = this.provider.params
+    this.provider.params = token === undefined ? rest : { ...rest, token }
+  }
+
+  disconnect(): void {
+    this.assertAlive('disconnect')
+    this.provider.disconnect()
+    this.setStatus('offline')
+  }
+
+  destroy(): void {
+    if (this.destroyed) return
+    // Clear this user's carets while the socket is still open, so peers see them go at once.
+    this.binding?.dispose()
+    this.provider.destroy()
+    this.persistence?.destroy()
+    this.awareness.destroy()
+    this.subscriptions.dispose()
+    this.destroyed = true
+    this.setStatus('offline')
+    this.settleSynced.reject(new Error('the connection was destroyed before it synced'))
+    this.emitter.dispose()
+  }
+
+  private listenToProvider(): void {
+    const { provider } = this
+    const onStatus = ({ status }: { status: string }) => {
+      if (status === 'connecting') {
+        this.opened = false
+        if (!this.failing) this.setStatus('connecting')
+      } else if (status === 'connected') {
+        this.opened = true
+        this.failing = false
+        this.setStatus('connected')
+      } else if (status === 'disconnected') {
+        this.setStatus('offline')
+      }
+    }
+    const onSync = (synced: boolean) => {
+      if (!synced) return
+      this.setStatus('synced')
+      this.settleSynced.resolve()
+    }
+    const onClose = (event: unknown) => {
+      const failure = authFailureFromClose(event)
+      if (failure) return this.refuse(failure)
+      if (!this.opened && event !== null) this.afterFailedAttempt()
+    }
+    provider.on('status', onStatus)
+    provider.on('sync', onSync)
+    provider.on('connection-close', onClose)
+    // y-websocket only logs a refused update; tell the application instead.
+    provider.messageHandlers[messageAuth] = (_encoder, decoder) => {
+      authProtocol.readAuthMessage(decoder, this.doc, (_doc, reason) => {
+        this.emitter.emit('did-deny-update', reason)
+      })
+    }
+    this.subscriptions.add({
+      dispose: () => {
+        provider.off('status', onStatus)
+        provider.off('sync', onSync)
+        provider.off('connection-close', onClose)
+      },
+    })
+  }
+
+  /** A socket that closed before it opened: offline, and maybe refused (asked over HTTP). */
+  private afterFailedAttempt(): void {
+    this.failing = true
+    this.setStatus('offline')
+    const url = this.provider.url
+    void probeAuthFailure(url).then((failure) => {
+      if (failure && !this.destroyed && this.provider.shouldConnect && !this.provider.wsconnected) {
+        this.refuse(failure)
+      }
+    })
+  }
+
+  private refuse(failure: AuthFailure): void {
+    this.failure = failure
+    this.provider.disconnect()
+    this.setStatus('offline')
+    this.settleSynced.reject(new AuthError(failure))
+    this.emitter.emit('did-fail-auth', failure)
+  }
+
+  private setStatus(status: ConnectionStatus): void {
+    if (status === this.currentStatus) return
+    this.currentStatus = status
+    if (!this.emitter.disposed) this.emitter.emit('did-change-status', status)
+  }
+
+  private assertAlive(method: string): void {
+    if (this.destroyed) throw new Error(`${method}: this connection was destroyed`)
+  }
+}
+
+/** `connect`'s options, checked, with defaults filled in. */
+interface Settings {
+  readonly url: string
+  readonly room: string
+  readonly token: string | undefined
+  readonly user: CollabUser
+  readonly offline: boolean
+  readonly crossTab: boolean
+  readonly WebSocket: WebSocketClass
+  readonly autoConnect: boolean
+  readonly maxBackoffMs: number
+  readonly throttleMs: number | undefined
+}
+
+const checkOptions = (options: ConnectOptions): Settings => {
+  if (typeof options !== 'object' || options === null) {
+    throw new TypeError('connect needs options: { url, room, user }')
+  }
+  const { url, room, token } = options
+  if (typeof url !== 'string' || !/^wss?:\/\/[^/]/.test(url) || !URL.canParse(url)) {
+    throw new TypeError(`connect: url must be a ws:// or wss:// URL, got ${JSON.stringify(url)}`)
+  }
+  if (typeof room !== 'string' || room === '') {
+    throw new TypeError(`connect: room must be a non-empty string, got ${JSON.stringify(room)}`)
+  }
+  if (token !== undefined && typeof token !== 'string') {
+    throw new TypeError(`connect: token must be a string, got ${typeof token}`)
+  }
+  const { user } = options
+  if (typeof user !== 'object' || user === null || typeof user.name !== 'string') {
+    throw new TypeError('connect needs options.user with at least a name and a color')
+  }
+  const WebSocketClass =
+    options.WebSocket ?? (globalThis as { WebSocket?: WebSocketClass }).WebSocket
+  if (typeof WebSocketClass !== 'function') {
+    throw new TypeError(
+      "connect: this environment has no WebSocket; pass one, e.g. { WebSocket } from the 'ws' package",
+    )
+  }
+  const offline = options.offline === true
+  if (offline && (globalThis as { indexedDB?: unknown }).indexedDB === undefined) {
+    throw new TypeError('connect: offline needs IndexedDB, which only browsers have')
+  }
+  const maxBackoffMs = options.maxBackoffMs ?? 2_500
+  if (!(typeof maxBackoffMs === 'number' && maxBackoffMs >= 0)) {
+    throw new RangeError(`connect: maxBackoffMs must be >= 0, got ${maxBackoffMs}`)
+  }
+  return {
+    url: url.replace(/\/+$/, ''),
+    room,
+    token,
+    user,
+    offline,
+    crossTab: options.crossTab !== false,
+    WebSocket: WebSocketClass,
+    autoConnect: options.autoConnect !== false,
+    maxBackoffMs,
+    throttleMs: options.throttleMs,
+  }
+}
+
+/** The IndexedDB database of a room: one per server and room. */
+const persistenceName = (settings: Settings): string => `tandem:${settings.url}/${settings.room}`
+
+const isEditor = (target: TextEditor | Y.Doc): target is TextEditor =>
+  typeof (target as TextEditor).getBuffer === 'function'
