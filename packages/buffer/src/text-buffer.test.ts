@@ -536,3 +536,33 @@ describe('TextBuffer.positionForRelativePosition', () => {
     expect(() => buffer.positionForRelativePosition({} as Y.RelativePosition)).toThrow(TypeError)
   })
 })
+
+describe('TextBuffer.relativePositionForPosition', () => {
+  it('makes the positions Yjs makes, on a text edited by two peers', () => {
+    const buffer = new TextBuffer({ text: 'one\ntwo\nthree' })
+    const other = new Y.Doc()
+    Y.applyUpdate(other, Y.encodeStateAsUpdate(buffer.doc))
+    other.getText('text').insert(4, 'TWO ')
+    Y.applyUpdate(buffer.doc, Y.encodeStateAsUpdate(other))
+    buffer.insert([2, 2], 'r')
+    for (let offset = 0; offset <= buffer.getText().length; offset++) {
+      const point = buffer.positionForCharacterIndex(offset)
+      for (const assoc of [0, -1]) {
+        const expected = Y.createRelativePositionFromTypeIndex(buffer.ytext, offset, assoc)
+        const made = buffer.relativePositionForPosition(point, assoc)
+        expect(Y.compareRelativePositions(made, expected)).toBe(true)
+      }
+    }
+  })
+
+  it('ties the position to the character after it by default', () => {
+    const buffer = new TextBuffer({ text: 'ab' })
+    const caret = buffer.relativePositionForPosition([0, 1])
+    buffer.insert([0, 1], 'XY')
+    expect(buffer.positionForRelativePosition(caret)?.toArray()).toEqual([0, 3])
+    const left = buffer.relativePositionForPosition([0, 1], -1)
+    buffer.insert([0, 1], '_')
+    expect(buffer.positionForRelativePosition(left)?.toArray()).toEqual([0, 1])
+    expect(() => buffer.relativePositionForPosition([0, 0], Number.NaN)).toThrow(TypeError)
+  })
+})

@@ -294,6 +294,21 @@ export class TextBuffer {
     return offset === null ? null : this.positionForCharacterIndex(offset)
   }
 
+  /**
+   * A Yjs relative position for `position` (clipped), as
+   * `Y.createRelativePositionFromTypeIndex` makes it but in O(log n). `assoc >= 0` (the
+   * default) ties it to the character after the position, so text inserted there goes before
+   * it; `assoc < 0` ties it to the character before.
+   *
+   * @example buffer.relativePositionForPosition([2, 4]) // resolves to (2, 4) on every peer
+   */
+  relativePositionForPosition(position: PointLike, assoc = 0): Y.RelativePosition {
+    if (typeof assoc !== 'number' || Number.isNaN(assoc)) {
+      throw new TypeError(`assoc must be a number, got ${String(assoc)}`)
+    }
+    return this.index.relativePositionAt(this.characterIndexForPosition(position), assoc)
+  }
+
   // Editing
 
   /**
