@@ -117,6 +117,11 @@ describe('remote carets and selections', () => {
     network.disconnect(a)
     b.editor.setCursorBufferPosition([0, 3])
     b.editor.insertText(' and more')
+    // A selection over the new text (a caret at the end would name the end of the text).
+    b.editor.setSelectedBufferRange([
+      [0, 4],
+      [0, 7],
+    ])
     b.binding.flush()
     // Only B's awareness reaches A: it names text A does not have.
     const state = awarenessProtocol.encodeAwarenessUpdate(b.awareness, [b.doc.clientID])
@@ -124,7 +129,7 @@ describe('remote carets and selections', () => {
     expect(shownSelections(a, b)).toEqual([])
     network.reconnect(a)
     expect(a.editor.getText()).toBe('abc and more')
-    expect(shownSelections(a, b)).toEqual([{ range: '[(0, 12) - (0, 12)]', reversed: false }])
+    expect(shownSelections(a, b)).toEqual([{ range: '[(0, 4) - (0, 7)]', reversed: false }])
   })
 
   it('drops peers silent for the awareness timeout, and shows them again when they return', () => {

@@ -4,6 +4,7 @@
  * burst of changes (typing, a drag, a multi-cursor edit) costs one awareness update per
  * animation frame or per `throttleMs`, and nothing is sent when nothing changed.
  */
+import type { TextBuffer } from '@tandem/buffer'
 import type { Selection, TextEditor } from '@tandem/editor'
 import { CompositeDisposable } from '@tandem/text'
 import type { Awareness } from 'y-protocols/awareness'
@@ -16,9 +17,23 @@ interface PublishedFields {
   readonly selections: readonly AwarenessSelection[] | null
 }
 
-/** The selection in awareness form: anchor is where it started, head is its caret. */
-const awarenessSelection = (selection: Selection): AwarenessSelection => {
+/**
+ * The selection in awareness form: anchor is where it started, head is its caret. A selection
+ * is published with its marker's own relative positions, except an empty one: its caret is
+ * tied to the character after it, as y-codemirror.next ties carets. That position stays the
+ * same while its user types or deletes backwards, so typing sends no awareness traffic at all;
+ * tied to the character before (as the marker is), it would change with every keystroke. The
+ * two differ only when another peer inserts exactly at the caret, and the edit that does so
+ * makes this publisher send the caret again.
+ */
+const awarenessSelection = (selection: Selection, buffer: TextBuffer): AwarenessSelection => {
   const marker = selection.marker.bufferMarker
+  if (marker.getRange().isEmpty()) {
+    const caret = relativePositionToJSON(
+      buffer.relativePositionForPosition(marker.getHeadPosition()),
+    )
+    return { anchor: caret, head: caret }
+  }
   const { start, end } = marker.getRelativeRange()
   const [anchor, head] = marker.isReversed() ? [end, start] : [start, end]
   return { anchor: relativePositionToJSON(anchor), head: relativePositionToJSON(head) }
@@ -79,8 +94,11 @@ export class SelectionPublisher {
     if (this.disposed) return
     const selections = this.editor.getSelections()
     const last = this.editor.getLastSelection()
-    const published = selections.filter((s) => s !== last).map(awarenessSelection)
-    const primary = awarenessSelection(last)
+    const buffer = this.editor.getBuffer()
+    const published = selections
+      .filter((s) => s !== last)
+      .map((selection) => awarenessSelection(selection, buffer))
+    const primary = awarenessSelection(last, buffer)
     published.push(primary)
     this.send({ cursor: primary, selections: published })
   }
