@@ -154,6 +154,25 @@ describe('connect to a y-websocket server', () => {
     ).toBe('three')
   })
 
+  it('shows a peer that comes back unchanged at once, not at its next awareness renewal', async () => {
+    const room = newRoom()
+    const ada = openPeer(room)
+    const bob = openPeer(room, { user: BOB })
+    await Promise.all([ada.connection.whenSynced, bob.connection.whenSynced])
+    ada.editor.insertText('steady text')
+    await vi.waitFor(() => expect(bob.editor.getText()).toBe('steady text'), WAIT)
+    bob.editor.setCursorBufferPosition([0, 7])
+    await vi.waitFor(() => expect(shownRanges(ada, bob)).toEqual(['[(0, 7) - (0, 7)]']), WAIT)
+    bob.connection.disconnect()
+    await vi.waitFor(() => expect(ada.connection.getRemoteCursors()).toEqual([]), WAIT)
+    // Bob changes nothing while away; his state must still count as news when he returns.
+    bob.connection.reconnect()
+    await vi.waitFor(() => expect(shownRanges(ada, bob)).toEqual(['[(0, 7) - (0, 7)]']), {
+      timeout: 3_000,
+      interval: 10,
+    })
+  })
+
   it('goes offline when the server dies, keeps editing, and syncs it all once the server is back', async () => {
     const room = newRoom()
     const ada = openPeer(room)
@@ -244,7 +263,7 @@ describe('connect to a y-websocket server', () => {
     await vi.waitFor(() => expect(shownRanges(tabTwo, tabOne)).toEqual(localRanges(tabOne)), WAIT)
     // The same user in two tabs: shown as its own other tab.
     expect(tabTwo.connection.getRemoteCursors()[0]?.ownTab).toBe(true)
-    expect(tabOne.connection.status).toBe('offline')
+    await vi.waitFor(() => expect(tabOne.connection.status).toBe('offline'), WAIT)
   })
 })
 

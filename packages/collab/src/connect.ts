@@ -249,6 +249,7 @@ class Connection implements CollabConnection {
       } else if (status === 'connected') {
         this.opened = true
         this.failing = false
+        this.renewLocalState()
         this.setStatus('connected')
       } else if (status === 'disconnected') {
         this.setStatus('offline')
@@ -280,6 +281,17 @@ class Connection implements CollabConnection {
         provider.off('connection-close', onClose)
       },
     })
+  }
+
+  /**
+   * Sends this client's awareness state under a new clock. Peers that saw this client leave
+   * (they drop a lost connection's clients, or the server told them it left) keep its last
+   * clock and ignore a state that does not beat it: without a new one, this client would stay
+   * invisible to them until its next change or the renewal 15 s later.
+   */
+  private renewLocalState(): void {
+    const state = this.awareness.getLocalState()
+    if (state !== null) this.awareness.setLocalState({ ...state })
   }
 
   /** A socket that closed before it opened: offline, and maybe refused (asked over HTTP). */
