@@ -12,6 +12,7 @@ import { launchChromium } from '../../../testing/browser.js'
 import { type PageServer, servePage } from '../../../testing/page-server.js'
 import { connect } from './connect.js'
 import type { CollabPage } from './testing/collab-page.js'
+import { GateServer } from './testing/gate-server.js'
 import { YWebsocketServer } from './testing/y-websocket-server.js'
 
 const WAIT = { timeout: 15_000, interval: 25 }
@@ -126,6 +127,35 @@ describe('connect in a browser', () => {
     } finally {
       peer.destroy()
       editor.destroy()
+    }
+  })
+
+  it("learns a refused upgrade's reason, which the browser's WebSocket hides, and stops trying", async () => {
+    context = await browser.newContext()
+    const gate = await GateServer.start({
+      kind: 'refuse-upgrade',
+      status: 403,
+      reason: 'no access to this room',
+    })
+    try {
+      const tab = await context.newPage()
+      await tab.goto(pages.url)
+      await tab.waitForFunction(() => 'collabPage' in globalThis)
+      await tab.evaluate(
+        (options) => (globalThis as unknown as PageWindow).collabPage.open(options),
+        { url: gate.url, room: 'secret', user: ADA, token: 'someone else' },
+      )
+      await vi.waitFor(async () => {
+        const failure = await tab.evaluate(() =>
+          (globalThis as unknown as PageWindow).collabPage.authFailure(),
+        )
+        expect(failure).toEqual({ reason: 'no access to this room', status: 403 })
+      }, WAIT)
+      const attempts = gate.upgrades
+      await new Promise((resolve) => setTimeout(resolve, 800))
+      expect(gate.upgrades).toBe(attempts)
+    } finally {
+      await gate.close()
     }
   })
 })

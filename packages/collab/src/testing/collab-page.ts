@@ -10,11 +10,13 @@ import { type CollabConnection, type ConnectOptions, connect } from '../connect.
 /** What a test can do with the page. */
 export interface CollabPage {
   /** Connects a new editor; resolves once the IndexedDB copy (if any) has loaded. */
-  open(options: Pick<ConnectOptions, 'url' | 'room' | 'user' | 'offline'>): Promise<void>
+  open(options: Pick<ConnectOptions, 'url' | 'room' | 'user' | 'offline' | 'token'>): Promise<void>
   insertText(text: string): void
   setCursor(row: number, column: number): void
   text(): string
   status(): string
+  /** The server's refusal, if it refused this client. */
+  authFailure(): { reason: string; status?: number } | null
   /** The text of the copy kept in IndexedDB for `room` on `url`, read straight from the database. */
   storedText(url: string, room: string): Promise<string>
   /** The other peers as this editor shows them: name, own tab, ranges. */
@@ -76,6 +78,7 @@ const collabPage: CollabPage = {
   setCursor: (row, column) => void opened().editor.setCursorBufferPosition([row, column]),
   text: () => opened().editor.getText(),
   status: () => opened().connection.status,
+  authFailure: () => opened().connection.authFailure,
   remoteCursors: () =>
     opened()
       .connection.getRemoteCursors()

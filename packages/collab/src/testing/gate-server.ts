@@ -74,11 +74,10 @@ export class GateServer {
 
   private answerRequest(response: import('node:http').ServerResponse): void {
     const { mode } = this
-    if (mode.kind === 'refuse-upgrade') {
-      response.writeHead(mode.status, { 'content-type': 'text/plain' }).end(mode.reason)
-    } else {
-      response.writeHead(200, { 'content-type': 'text/plain' }).end('ok')
-    }
+    // Pages of any origin may read the answer: the reason is no secret.
+    const headers = { 'content-type': 'text/plain', 'access-control-allow-origin': '*' }
+    if (mode.kind === 'refuse-upgrade') response.writeHead(mode.status, headers).end(mode.reason)
+    else response.writeHead(200, headers).end('ok')
   }
 
   private answerUpgrade(request: IncomingMessage, socket: Duplex, head: Buffer): void {
