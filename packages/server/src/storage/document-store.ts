@@ -1,0 +1,71 @@
+/**
+ * What the server keeps: per room, an append-only log of Yjs updates (merged now and then by
+ * compaction), each user's last editing session, and small metadata. Implemented by
+ * `SqliteStore` (embedded) and `PostgresStore` (shared by several server processes).
+ */
+
+/** The size of a room's update log, to decide when to compact it. */
+export interface LogSize {
+  /** Updates in the log. */
+  readonly updates: number
+  /** Their bytes. */
+  readonly bytes: number
+}
+
+/** A room's stored state: its updates in the order they were appended. */
+export interface StoredDocument {
+  /** Apply them all (in any order: Yjs updates commute) to rebuild the document. */
+  readonly updates: readonly Uint8Array[]
+  readonly size: LogSize
+}
+
+/**
+ * Durable storage of rooms. Every method is safe to call concurrently for different rooms
+ * and for the same room; `append` resolves only once the update is on disk (or committed in
+ * the database), so the server can relay it knowing it cannot be lost.
+ */
+export interface DocumentStore {
+  /** The room's updates (none for a room never written). */
+  load(room: string): Promise<StoredDocument>
+  /** Appends one update durably; resolves with the log's size after it. */
+  append(room: string, update: Uint8Array): Promise<LogSize>
+  /**
+   * Replaces the updates stored so far by one merged update, atomically: a crash leaves either
+   * the old log or the merged one, and updates appended meanwhile are kept. Resolves with the
+   * log's size after it.
+   */
+  compact(room: string): Promise<LogSize>
+  /** Keeps `session` (an opaque JSON string) as `user`'s last session in `room`. */
+  saveSession(room: string, user: string, session: string): Promise<void>
+  /** `user`'s last session in `room`, or null. */
+  loadSession(room: string, user: string): Promise<string | null>
+  /** Sets a metadata value of `room` (e.g. a title); null deletes it. */
+  setMeta(room: string, key: string, value: string | null): Promise<void>
+  /** A metadata value of `room`, or null. */
+  getMeta(room: string, key: string): Promise<string | null>
+  /** Every room with stored updates, by name. */
+  listRooms(): Promise<string[]>
+  /** Releases the connection or file; the store is unusable afterwards. */
+  close(): Promise<void>
+}
+
+/** A problem with the store itself (a bad file, a lost database), not with the caller's input. */
+export class StorageError extends Error {
+  override readonly name = 'StorageError'
+
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options)
+  }
+}
+
+/** The longest room name accepted, in UTF-16 units. */
+export const MAX_ROOM_LENGTH = 512
+
+/** Throws a `TypeError` unless `room` is a usable room name. */
+export const checkRoom = (room: string): void => {
+  if (typeof room !== 'string' || room === '' || room.length > MAX_ROOM_LENGTH) {
+    throw new TypeError(
+      `a room name must be a string of 1 to ${MAX_ROOM_LENGTH} characters, got ${JSON.stringify(room)?.slice(0, 80)}`,
+    )
+  }
+}

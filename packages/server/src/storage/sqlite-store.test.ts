@@ -1,0 +1,42 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import Database from 'better-sqlite3'
+import { afterAll, describe, expect, it } from 'vitest'
+import { describeDocumentStore } from '../testing/store-contract.js'
+import { StorageError } from './document-store.js'
+import { SqliteStore } from './sqlite-store.js'
+
+const dir = mkdtempSync(join(tmpdir(), 'tandem-sqlite-'))
+afterAll(() => rmSync(dir, { recursive: true, force: true }))
+
+const file = join(dir, 'nested', 'store.sqlite')
+describeDocumentStore('SqliteStore', async ({ fresh }) => {
+  if (fresh) for (const suffix of ['', '-wal', '-shm']) rmSync(file + suffix, { force: true })
+  return SqliteStore.open({ file })
+})
+
+describe('SqliteStore', () => {
+  it('uses write-ahead logging', async () => {
+    const path = join(dir, 'wal.sqlite')
+    const store = SqliteStore.open({ file: path })
+    await store.append('r', new Uint8Array([0, 0]))
+    await store.close()
+    const reader = new Database(path, { readonly: true })
+    expect(reader.pragma('journal_mode', { simple: true })).toBe('wal')
+    reader.close()
+  })
+
+  it('fails with a StorageError naming the file when it cannot open it', () => {
+    const notADatabase = join(dir, 'text.sqlite')
+    writeFileSync(notADatabase, 'this is not a database, only text long enough to be read')
+    expect(() => SqliteStore.open({ file: notADatabase })).toThrow(StorageError)
+    expect(() => SqliteStore.open({ file: notADatabase })).toThrow(/text\.sqlite/)
+  })
+
+  it('refuses to work once closed', async () => {
+    const store = SqliteStore.open({ file: ':memory:' })
+    await store.close()
+    await expect(store.load('r')).rejects.toThrow(/closed/)
+  })
+})

@@ -1,0 +1,218 @@
+/**
+ * `SqliteStore`: the embedded store, one SQLite file (WAL mode) through `better-sqlite3`.
+ *
+ * Statements run synchronously on the server's thread; each is short (one row in, or one
+ * room's rows out), and WAL with `synchronous = FULL` makes a committed append survive a
+ * power loss, not only a process crash.
+ */
+import { mkdirSync } from 'node:fs'
+import { dirname } from 'node:path'
+import Database from 'better-sqlite3'
+import * as Y from 'yjs'
+import {
+  checkRoom,
+  type DocumentStore,
+  type LogSize,
+  StorageError,
+  type StoredDocument,
+} from './document-store.js'
+
+const SCHEMA = `
+  CREATE TABLE IF NOT EXISTS updates (
+    seq INTEGER PRIMARY KEY AUTOINCREMENT,
+    room TEXT NOT NULL,
+    data BLOB NOT NULL
+  );
+  CREATE INDEX IF NOT EXISTS updates_by_room ON updates (room, seq);
+  CREATE TABLE IF NOT EXISTS rooms (
+    room TEXT PRIMARY KEY,
+    updates INTEGER NOT NULL,
+    bytes INTEGER NOT NULL
+  );
+  CREATE TABLE IF NOT EXISTS sessions (
+    room TEXT NOT NULL,
+    user_id TEXT NOT NULL,
+    data TEXT NOT NULL,
+    updated_at INTEGER NOT NULL,
+    PRIMARY KEY (room, user_id)
+  );
+  CREATE TABLE IF NOT EXISTS meta (
+    room TEXT NOT NULL,
+    key TEXT NOT NULL,
+    value TEXT NOT NULL,
+    PRIMARY KEY (room, key)
+  );
+`
+
+const EMPTY: LogSize = { updates: 0, bytes: 0 }
+
+/**
+ * A `DocumentStore` in one SQLite file.
+ *
+ * @example const store = SqliteStore.open({ file: './data/tandem.sqlite' })
+ */
+export class SqliteStore implements DocumentStore {
+  private readonly statements
+
+  private constructor(
+    private readonly db: Database.Database,
+    readonly file: string,
+  ) {
+    this.statements = {
+      insert: db.prepare('INSERT INTO updates (room, data) VALUES (?, ?)'),
+      grow: db.prepare(
+        `INSERT INTO rooms (room, updates, bytes) VALUES (?, 1, ?)
+         ON CONFLICT (room) DO UPDATE SET updates = updates + 1, bytes = bytes + excluded.bytes
+         RETURNING updates, bytes`,
+      ),
+      load: db.prepare('SELECT seq, data FROM updates WHERE room = ? ORDER BY seq'),
+      size: db.prepare('SELECT updates, bytes FROM rooms WHERE room = ?'),
+      dropUpTo: db.prepare('DELETE FROM updates WHERE room = ? AND seq <= ?'),
+      insertAt: db.prepare('INSERT INTO updates (seq, room, data) VALUES (?, ?, ?)'),
+      resize: db.prepare(
+        `UPDATE rooms SET updates = (SELECT count(*) FROM updates WHERE room = @room),
+           bytes = (SELECT coalesce(sum(length(data)), 0) FROM updates WHERE room = @room)
+         WHERE room = @room RETURNING updates, bytes`,
+      ),
+      rooms: db.prepare('SELECT room FROM rooms ORDER BY room'),
+      saveSession: db.prepare(
+        `INSERT INTO sessions (room, user_id, data, updated_at) VALUES (?, ?, ?, ?)
+         ON CONFLICT (room, user_id) DO UPDATE SET data = excluded.data, updated_at = excluded.updated_at`,
+      ),
+      loadSession: db.prepare('SELECT data FROM sessions WHERE room = ? AND user_id = ?'),
+      setMeta: db.prepare(
+        `INSERT INTO meta (room, key, value) VALUES (?, ?, ?)
+         ON CONFLICT (room, key) DO UPDATE SET value = excluded.value`,
+      ),
+      deleteMeta: db.prepare('DELETE FROM meta WHERE room = ? AND key = ?'),
+      getMeta: db.prepare('SELECT value FROM meta WHERE room = ? AND key = ?'),
+    }
+  }
+
+  /**
+   * Opens (creating it and its folder if needed) the SQLite file `file`, or an in-memory
+   * database for `':memory:'`. Throws a `StorageError` when the file cannot be opened.
+   */
+  static open(options: { file: string }): SqliteStore {
+    const { file } = options
+    if (typeof file !== 'string' || file === '') {
+      throw new TypeError(`SqliteStore needs a file path, got ${JSON.stringify(file)}`)
+    }
+    try {
+      if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true })
+      const db = new Database(file)
+      db.pragma('journal_mode = WAL')
+      db.pragma('synchronous = FULL')
+      db.pragma('busy_timeout = 5000')
+      db.exec(SCHEMA)
+      return new SqliteStore(db, file)
+    } catch (error) {
+      throw new StorageError(`cannot open the SQLite store at ${file}: ${messageOf(error)}`, {
+        cause: error,
+      })
+    }
+  }
+
+  async load(room: string): Promise<StoredDocument> {
+    checkRoom(room)
+    return this.run(() => {
+      const rows = this.statements.load.all(room) as { data: Buffer }[]
+      return { updates: rows.map((row) => toBytes(row.data)), size: this.sizeOf(room) }
+    })
+  }
+
+  async append(room: string, update: Uint8Array): Promise<LogSize> {
+    checkRoom(room)
+    checkUpdate(update)
+    return this.run(
+      this.db.transaction(() => {
+        this.statements.insert.run(room, update)
+        return this.statements.grow.get(room, update.length) as LogSize
+      }),
+    )
+  }
+
+  async compact(room: string): Promise<LogSize> {
+    checkRoom(room)
+    // One synchronous transaction: nothing else can append in between, and a crash leaves
+    // either the old rows or the merged one.
+    return this.run(
+      this.db.transaction(() => {
+        const rows = this.statements.load.all(room) as { seq: number; data: Buffer }[]
+        if (rows.length <= 1) return this.sizeOf(room)
+        const merged = Y.mergeUpdates(rows.map((row) => toBytes(row.data)))
+        const last = rows[rows.length - 1]!.seq
+        this.statements.dropUpTo.run(room, last)
+        this.statements.insertAt.run(last, room, merged)
+        return this.statements.resize.get({ room }) as LogSize
+      }),
+    )
+  }
+
+  async saveSession(room: string, user: string, session: string): Promise<void> {
+    checkRoom(room)
+    this.run(() => this.statements.saveSession.run(room, user, session, Date.now()))
+  }
+
+  async loadSession(room: string, user: string): Promise<string | null> {
+    checkRoom(room)
+    return this.run(() => {
+      const row = this.statements.loadSession.get(room, user) as { data: string } | undefined
+      return row?.data ?? null
+    })
+  }
+
+  async setMeta(room: string, key: string, value: string | null): Promise<void> {
+    checkRoom(room)
+    this.run(() =>
+      value === null
+        ? this.statements.deleteMeta.run(room, key)
+        : this.statements.setMeta.run(room, key, value),
+    )
+  }
+
+  async getMeta(room: string, key: string): Promise<string | null> {
+    checkRoom(room)
+    return this.run(() => {
+      const row = this.statements.getMeta.get(room, key) as { value: string } | undefined
+      return row?.value ?? null
+    })
+  }
+
+  async listRooms(): Promise<string[]> {
+    return this.run(() => (this.statements.rooms.all() as { room: string }[]).map((r) => r.room))
+  }
+
+  async close(): Promise<void> {
+    if (this.db.open) this.db.close()
+  }
+
+  private sizeOf(room: string): LogSize {
+    return (this.statements.size.get(room) as LogSize | undefined) ?? EMPTY
+  }
+
+  /** Runs `work`, turning the database's failures into `StorageError`s. */
+  private run<T>(work: () => T): T {
+    if (!this.db.open) throw new StorageError(`the SQLite store at ${this.file} is closed`)
+    try {
+      return work()
+    } catch (error) {
+      throw new StorageError(`the SQLite store at ${this.file} failed: ${messageOf(error)}`, {
+        cause: error,
+      })
+    }
+  }
+}
+
+const checkUpdate = (update: Uint8Array): void => {
+  if (!(update instanceof Uint8Array)) {
+    throw new TypeError(`an update must be a Uint8Array, got ${typeof update}`)
+  }
+}
+
+/** The bytes of a BLOB, as a plain Uint8Array (better-sqlite3 gives Buffers). */
+const toBytes = (blob: Buffer): Uint8Array =>
+  new Uint8Array(blob.buffer, blob.byteOffset, blob.byteLength)
+
+const messageOf = (error: unknown): string =>
+  error instanceof Error ? error.message : String(error)

@@ -1,0 +1,143 @@
+/**
+ * The behaviour every `DocumentStore` must have, as a test suite each implementation runs
+ * against its real backend.
+ */
+import { afterEach, describe, expect, it } from 'vitest'
+import * as Y from 'yjs'
+import type { DocumentStore } from '../storage/document-store.js'
+
+/** How the contract opens a store: `fresh` empties the backend first; without it, reopens. */
+export type OpenStore = (options: { fresh: boolean }) => Promise<DocumentStore>
+
+/** The text of a room rebuilt from `updates`. */
+const textOf = (updates: readonly Uint8Array[]): string => {
+  const doc = new Y.Doc()
+  for (const update of updates) Y.applyUpdate(doc, update)
+  return doc.getText('text').toString()
+}
+
+/** A writer: a document whose every edit gives one update, as a client's keystrokes do. */
+const writer = () => {
+  const doc = new Y.Doc()
+  const updates: Uint8Array[] = []
+  doc.on('update', (update: Uint8Array) => updates.push(update))
+  const text = doc.getText('text')
+  return {
+    type(at: number, chars: string): Uint8Array[] {
+      const start = updates.length
+      for (const [i, char] of [...chars].entries()) text.insert(at + i, char)
+      return updates.slice(start)
+    },
+    text: () => text.toString(),
+  }
+}
+
+/**
+ * Declares the contract's tests for one implementation.
+ *
+ * @example describeDocumentStore('SqliteStore', ({ fresh }) => openSqlite(fresh))
+ */
+export const describeDocumentStore = (name: string, open: OpenStore): void => {
+  describe(`${name}: the DocumentStore contract`, () => {
+    const opened: DocumentStore[] = []
+    const openStore = async (fresh: boolean) => {
+      const store = await open({ fresh })
+      opened.push(store)
+      return store
+    }
+    afterEach(async () => {
+      for (const store of opened.splice(0)) await store.close().catch(() => {})
+    })
+
+    it('has nothing for a room never written', async () => {
+      const store = await openStore(true)
+      expect(await store.load('nobody')).toEqual({ updates: [], size: { updates: 0, bytes: 0 } })
+      expect(await store.listRooms()).toEqual([])
+    })
+
+    it('gives back appended updates in order, per room, with the log size', async () => {
+      const store = await openStore(true)
+      const a = writer()
+      const updates = a.type(0, 'hello')
+      let size = { updates: 0, bytes: 0 }
+      for (const update of updates) size = await store.append('a', update)
+      expect(size).toEqual({
+        updates: 5,
+        bytes: updates.reduce((sum, update) => sum + update.length, 0),
+      })
+      await store.append('b', writer().type(0, 'other')[0]!)
+      const loaded = await store.load('a')
+      expect(loaded.updates.map((u) => [...u])).toEqual(updates.map((u) => [...u]))
+      expect(loaded.size).toEqual(size)
+      expect(textOf(loaded.updates)).toBe('hello')
+      expect(await store.listRooms()).toEqual(['a', 'b'])
+    })
+
+    it('keeps every update through a reopen', async () => {
+      const store = await openStore(true)
+      const a = writer()
+      for (const update of a.type(0, 'durable')) await store.append('room/with spaces', update)
+      await store.close()
+      const again = await openStore(false)
+      expect(textOf((await again.load('room/with spaces')).updates)).toBe('durable')
+    })
+
+    it('takes concurrent appends to one room without losing any', async () => {
+      const store = await openStore(true)
+      const writers = Array.from({ length: 4 }, () => writer())
+      const all = writers.flatMap((w, i) => w.type(0, `w${i}-abcdefghij`))
+      await Promise.all(all.map((update) => store.append('busy', update)))
+      const loaded = await store.load('busy')
+      expect(loaded.size.updates).toBe(all.length)
+      const expected = new Y.Doc()
+      for (const update of all) Y.applyUpdate(expected, update)
+      expect(textOf(loaded.updates)).toBe(expected.getText('text').toString())
+    })
+
+    it('compacts the log into one update with the same document, keeping later appends', async () => {
+      const store = await openStore(true)
+      const a = writer()
+      for (const update of a.type(0, 'compact me')) await store.append('c', update)
+      const late = a.type(10, '!')
+      const [compacted] = await Promise.all([
+        store.compact('c'),
+        ...late.map((update) => store.append('c', update)),
+      ])
+      expect(compacted.updates).toBeLessThanOrEqual(1 + late.length)
+      const loaded = await store.load('c')
+      expect(textOf(loaded.updates)).toBe('compact me!')
+      const final = await store.compact('c')
+      expect(final.updates).toBe(1)
+      expect(final.bytes).toBe((await store.load('c')).updates[0]!.length)
+      const reopened = await (async () => {
+        await store.close()
+        return openStore(false)
+      })()
+      const after = await reopened.load('c')
+      expect(after.updates).toHaveLength(1)
+      expect(textOf(after.updates)).toBe('compact me!')
+      expect(await reopened.compact('nothing here')).toEqual({ updates: 0, bytes: 0 })
+    })
+
+    it('keeps one session per user and room, and metadata', async () => {
+      const store = await openStore(true)
+      expect(await store.loadSession('r', 'ada')).toBeNull()
+      await store.saveSession('r', 'ada', '{"v":1}')
+      await store.saveSession('r', 'ada', '{"v":2}')
+      await store.saveSession('s', 'ada', '{"v":3}')
+      expect(await store.loadSession('r', 'ada')).toBe('{"v":2}')
+      expect(await store.loadSession('s', 'ada')).toBe('{"v":3}')
+      expect(await store.loadSession('r', 'bob')).toBeNull()
+      await store.setMeta('r', 'title', 'Notes')
+      expect(await store.getMeta('r', 'title')).toBe('Notes')
+      await store.setMeta('r', 'title', null)
+      expect(await store.getMeta('r', 'title')).toBeNull()
+    })
+
+    it('refuses bad room names with a TypeError', async () => {
+      const store = await openStore(true)
+      await expect(store.load('')).rejects.toThrow(TypeError)
+      await expect(store.append('x'.repeat(600), new Uint8Array([0, 0]))).rejects.toThrow(TypeError)
+    })
+  })
+}
