@@ -1,0 +1,20 @@
+export { MessageType } from './protocol.js'
+export { CloseCode, type Peer, type Role, Room, type RoomOptions } from './room.js'
+export { RoomRegistry, type RoomRegistryOptions } from './rooms.js'
+export {
+  checkRoom,
+  type DocumentStore,
+  type LogSize,
+  MAX_ROOM_LENGTH,
+  StorageError,
+  type StoredDocument,
+} from './storage/document-store.js'
+export { SqliteStore } from './storage/sqlite-store.js'
+export {
+  type Authorization,
+  type Authorize,
+  AuthRefusal,
+  type Logger,
+  TandemServer,
+  type TandemServerOptions,
+} from './tandem-server.js'

@@ -1,0 +1,52 @@
+/**
+ * The y-websocket wire protocol: every message starts with its type as a varint, then a body
+ * in y-protocols' encodings. These helpers build the messages the server sends.
+ */
+import * as encoding from 'lib0/encoding'
+import * as authProtocol from 'y-protocols/auth'
+import * as awarenessProtocol from 'y-protocols/awareness'
+import * as syncProtocol from 'y-protocols/sync'
+import type * as Y from 'yjs'
+
+/** Message types, as y-websocket numbers them. */
+export const MessageType = {
+  sync: 0,
+  awareness: 1,
+  auth: 2,
+  queryAwareness: 3,
+} as const
+
+const message = (type: number, write: (encoder: encoding.Encoder) => void): Uint8Array => {
+  const encoder = encoding.createEncoder()
+  encoding.writeVarUint(encoder, type)
+  write(encoder)
+  return encoding.toUint8Array(encoder)
+}
+
+/** Sync step 1: the server's state vector, asking the client for what the server lacks. */
+export const syncStep1Message = (doc: Y.Doc): Uint8Array =>
+  message(MessageType.sync, (encoder) => syncProtocol.writeSyncStep1(encoder, doc))
+
+/** Sync step 2: what the client lacks, given its state vector. */
+export const syncStep2Message = (doc: Y.Doc, stateVector: Uint8Array): Uint8Array =>
+  message(MessageType.sync, (encoder) => syncProtocol.writeSyncStep2(encoder, doc, stateVector))
+
+/** A document update to relay. */
+export const updateMessage = (update: Uint8Array): Uint8Array =>
+  message(MessageType.sync, (encoder) => syncProtocol.writeUpdate(encoder, update))
+
+/** An awareness update of `clients` (their current states, or their removal). */
+export const awarenessMessage = (
+  awareness: awarenessProtocol.Awareness,
+  clients: readonly number[],
+): Uint8Array =>
+  message(MessageType.awareness, (encoder) =>
+    encoding.writeVarUint8Array(
+      encoder,
+      awarenessProtocol.encodeAwarenessUpdate(awareness, [...clients]),
+    ),
+  )
+
+/** y-protocols' permission-denied message, with the reason the client is told. */
+export const permissionDeniedMessage = (reason: string): Uint8Array =>
+  message(MessageType.auth, (encoder) => authProtocol.writePermissionDenied(encoder, reason))

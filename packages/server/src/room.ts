@@ -1,0 +1,262 @@
+/**
+ * A room: one document in memory, its awareness, and the connections on it.
+ *
+ * Durability first: an update a client sends is applied to the room's document, appended to
+ * the store, and relayed to the other connections only once the store has it. A client
+ * asking for the document (sync step 1) is answered only after every pending append, so no
+ * client ever receives content the store could still lose.
+ */
+import * as decoding from 'lib0/decoding'
+import * as awarenessProtocol from 'y-protocols/awareness'
+import * as syncProtocol from 'y-protocols/sync'
+import * as Y from 'yjs'
+import {
+  awarenessMessage,
+  MessageType,
+  permissionDeniedMessage,
+  syncStep1Message,
+  syncStep2Message,
+  updateMessage,
+} from './protocol.js'
+import type { DocumentStore, LogSize } from './storage/document-store.js'
+
+/** What a connection may do in a room. */
+export type Role = 'read' | 'write'
+
+/** A connection as a room sees it. */
+export interface Peer {
+  readonly role: Role
+  /** The awareness clients this connection speaks for, removed when it leaves. */
+  readonly awarenessClients: Set<number>
+  send(message: Uint8Array): void
+  close(code: number, reason: string): void
+}
+
+/** Close codes a room uses. */
+export const CloseCode = {
+  /** The room's storage failed; reconnecting resends what the store may have missed. */
+  storageFailed: 1011,
+  /** A message that does not decode. */
+  malformed: 1007,
+} as const
+
+/** What a room reports to the server around it (logs, metrics). */
+export interface RoomEvents {
+  stored?(room: string, bytes: number, milliseconds: number): void
+  compacted?(room: string, size: LogSize): void
+  storageFailed?(room: string, error: unknown): void
+  refusedWrite?(room: string): void
+}
+
+/** Options of `Room.load`. */
+export interface RoomOptions {
+  /** Compact the log in the background once it holds this many updates. */
+  readonly compactAfterUpdates?: number
+  readonly events?: RoomEvents
+}
+
+/** Who caused a change that must not be stored again: the updates read from the store. */
+const FROM_STORE = Symbol('from store')
+
+const READ_ONLY_REASON = 'read-only: this connection may not edit the document'
+
+/**
+ * One document and its peers.
+ *
+ * @example const room = await Room.load('notes', store); room.join(peer); room.receive(peer, data)
+ */
+export class Room {
+  readonly doc = new Y.Doc()
+  readonly awareness = new awarenessProtocol.Awareness(this.doc)
+  private readonly peers = new Set<Peer>()
+  /** Appends in flight, in order; a sync reply waits for them. */
+  private writes: Promise<void> = Promise.resolve()
+  private compacting = false
+  private closed = false
+
+  private constructor(
+    readonly name: string,
+    private readonly store: DocumentStore,
+    private readonly options: RoomOptions,
+  ) {
+    // The server speaks for no one: it has no awareness state of its own.
+    this.awareness.setLocalState(null)
+  }
+
+  /** Loads the room's document from `store` in full before anyone can join. */
+  static async load(name: string, store: DocumentStore, options: RoomOptions = {}): Promise<Room> {
+    const room = new Room(name, store, options)
+    const stored = await store.load(name)
+    Y.transact(
+      room.doc,
+      () => {
+        for (const update of stored.updates) Y.applyUpdate(room.doc, update, FROM_STORE)
+      },
+      FROM_STORE,
+    )
+    room.doc.on('update', (update: Uint8Array, origin: unknown) =>
+      room.storeAndRelay(update, origin),
+    )
+    room.awareness.on('update', (changes: AwarenessChanges, origin: unknown) =>
+      room.relayAwareness(changes, origin),
+    )
+    room.scheduleCompaction(stored.size)
+    return room
+  }
+
+  /** How many connections are in the room. */
+  get size(): number {
+    return this.peers.size
+  }
+
+  /** Adds a connection: sends it sync step 1 and everyone's awareness. */
+  join(peer: Peer): void {
+    this.assertOpen()
+    this.peers.add(peer)
+    peer.send(syncStep1Message(this.doc))
+    const clients = [...this.awareness.getStates().keys()]
+    if (clients.length > 0) peer.send(awarenessMessage(this.awareness, clients))
+  }
+
+  /** Removes a connection and, at once, the awareness states it spoke for. */
+  leave(peer: Peer): void {
+    if (!this.peers.delete(peer)) return
+    if (peer.awarenessClients.size > 0) {
+      awarenessProtocol.removeAwarenessStates(this.awareness, [...peer.awarenessClients], null)
+    }
+  }
+
+  /**
+   * Handles one message from `peer`. Throws on a message that does not decode (the caller
+   * closes that connection); unknown message types are ignored.
+   */
+  receive(peer: Peer, data: Uint8Array): void {
+    if (this.closed) return
+    const decoder = decoding.createDecoder(data)
+    const type = decoding.readVarUint(decoder)
+    switch (type) {
+      case MessageType.sync:
+        this.receiveSync(peer, decoder)
+        return
+      case MessageType.awareness:
+        awarenessProtocol.applyAwarenessUpdate(
+          this.awareness,
+          decoding.readVarUint8Array(decoder),
+          peer,
+        )
+        return
+      case MessageType.queryAwareness:
+        peer.send(awarenessMessage(this.awareness, [...this.awareness.getStates().keys()]))
+        return
+      default:
+        // Auth messages from clients and unknown types carry nothing for the server.
+        return
+    }
+  }
+
+  /** Resolves once every update received so far is in the store. */
+  flushed(): Promise<void> {
+    return this.writes
+  }
+
+  /** Waits for pending appends, then frees the document. The room is unusable afterwards. */
+  async close(): Promise<void> {
+    this.closed = true
+    await this.writes
+    this.awareness.destroy()
+    this.doc.destroy()
+  }
+
+  private receiveSync(peer: Peer, decoder: decoding.Decoder): void {
+    const kind = decoding.readVarUint(decoder)
+    if (kind === syncProtocol.messageYjsSyncStep1) {
+      const stateVector = decoding.readVarUint8Array(decoder)
+      // Answer with stored content only.
+      void this.writes.then(() => {
+        if (!this.closed && this.peers.has(peer)) peer.send(syncStep2Message(this.doc, stateVector))
+      })
+      return
+    }
+    if (kind !== syncProtocol.messageYjsSyncStep2 && kind !== syncProtocol.messageYjsUpdate) {
+      throw new RangeError(`unknown sync message kind ${kind}`)
+    }
+    const update = decoding.readVarUint8Array(decoder)
+    if (peer.role === 'read') this.refuseWrite(peer, update)
+    else Y.applyUpdate(this.doc, update, peer)
+  }
+
+  /** A read-only peer sent an update: tell it no, unless the update holds nothing new. */
+  private refuseWrite(peer: Peer, update: Uint8Array): void {
+    // Its answer to sync step 1 holds at least its delete set: harmless when nothing is new.
+    if (Y.snapshotContainsUpdate(Y.snapshot(this.doc), update)) return
+    this.options.events?.refusedWrite?.(this.name)
+    peer.send(permissionDeniedMessage(READ_ONLY_REASON))
+  }
+
+  private storeAndRelay(update: Uint8Array, origin: unknown): void {
+    if (origin === FROM_STORE) return
+    const started = performance.now()
+    this.writes = this.writes.then(async () => {
+      if (this.closed) return
+      try {
+        const size = await this.store.append(this.name, update)
+        this.options.events?.stored?.(this.name, update.length, performance.now() - started)
+        this.broadcast(updateMessage(update), origin)
+        this.scheduleCompaction(size)
+      } catch (error) {
+        this.failStorage(error)
+      }
+    })
+  }
+
+  /**
+   * The store refused an update the document already holds: drop every connection, so that
+   * the document is reloaded from the store and the clients, who still have the update,
+   * send it again when they reconnect.
+   */
+  private failStorage(error: unknown): void {
+    this.options.events?.storageFailed?.(this.name, error)
+    this.closed = true
+    for (const peer of [...this.peers]) peer.close(CloseCode.storageFailed, 'storage failed')
+    this.peers.clear()
+  }
+
+  private relayAwareness(changes: AwarenessChanges, origin: unknown): void {
+    const changed = [...changes.added, ...changes.updated, ...changes.removed]
+    if (this.peers.has(origin as Peer)) {
+      const peer = origin as Peer
+      for (const client of [...changes.added, ...changes.updated]) peer.awarenessClients.add(client)
+      for (const client of changes.removed) peer.awarenessClients.delete(client)
+    }
+    this.broadcast(awarenessMessage(this.awareness, changed), origin)
+  }
+
+  private broadcast(message: Uint8Array, except: unknown): void {
+    for (const peer of this.peers) if (peer !== except) peer.send(message)
+  }
+
+  private scheduleCompaction(size: LogSize): void {
+    const limit = this.options.compactAfterUpdates ?? 500
+    if (this.compacting || size.updates <= limit) return
+    this.compacting = true
+    setImmediate(() => {
+      this.store
+        .compact(this.name)
+        .then((after) => this.options.events?.compacted?.(this.name, after))
+        .catch((error: unknown) => this.options.events?.storageFailed?.(this.name, error))
+        .finally(() => {
+          this.compacting = false
+        })
+    })
+  }
+
+  private assertOpen(): void {
+    if (this.closed) throw new Error(`the room ${this.name} is closed`)
+  }
+}
+
+interface AwarenessChanges {
+  readonly added: number[]
+  readonly updated: number[]
+  readonly removed: number[]
+}
