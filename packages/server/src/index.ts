@@ -9,6 +9,7 @@ export {
   StorageError,
   type StoredDocument,
 } from './storage/document-store.js'
+export { PostgresStore } from './storage/postgres-store.js'
 export { SqliteStore } from './storage/sqlite-store.js'
 export {
   type Authorization,

@@ -1,0 +1,180 @@
+/**
+ * `PostgresStore` against a real PostgreSQL (`TANDEM_POSTGRES_URL`, by default the `test`
+ * database on 127.0.0.1:5432), in a schema of its own that is dropped afterwards. Without a
+ * reachable database the tests are skipped, except in CI, where that is a failure.
+ */
+import { Client, Pool } from 'pg'
+import { afterAll, afterEach, describe, expect, it } from 'vitest'
+import * as Y from 'yjs'
+import { describeDocumentStore } from '../testing/store-contract.js'
+import { StorageError } from './document-store.js'
+import { PostgresStore } from './postgres-store.js'
+
+const DATABASE_URL = process.env.TANDEM_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/test'
+
+/** `DATABASE_URL` fit for a message: without its password. */
+const shownUrl = (() => {
+  try {
+    const url = new URL(DATABASE_URL)
+    url.password = ''
+    return url.toString()
+  } catch {
+    return 'TANDEM_POSTGRES_URL'
+  }
+})()
+const SCHEMA = `tandem_test_${process.pid}_${Date.now().toString(36)}`
+
+/** Why PostgreSQL at `DATABASE_URL` cannot be used, or null when it can. */
+const probe = async (): Promise<string | null> => {
+  const client = new Client({ connectionString: DATABASE_URL, connectionTimeoutMillis: 2_000 })
+  client.on('error', () => {})
+  try {
+    await client.connect()
+    await client.query('SELECT 1')
+    return null
+  } catch (error) {
+    return error instanceof Error ? error.message || String(error) : String(error)
+  } finally {
+    await client.end().catch(() => {})
+  }
+}
+
+const unavailable = await probe()
+if (unavailable !== null) {
+  const reason = `PostgreSQL at ${shownUrl} is unreachable (${unavailable})`
+  if (process.env.CI === 'true') {
+    throw new Error(
+      `${reason}. CI needs PostgreSQL there (or at TANDEM_POSTGRES_URL) to test PostgresStore.`,
+    )
+  }
+  console.warn(
+    `Skipping the PostgresStore tests: ${reason}. Start one with trust auth and a "test" database, or set TANDEM_POSTGRES_URL.`,
+  )
+}
+
+describe.skipIf(unavailable !== null)('PostgresStore on a real database', () => {
+  const admin = new Pool({ connectionString: DATABASE_URL, max: 2 })
+  const opened: PostgresStore[] = []
+
+  /** A store on this run's schema; `fresh` drops the schema first. */
+  const open = async ({ fresh }: { fresh: boolean }) => {
+    if (fresh) await admin.query(`DROP SCHEMA IF EXISTS "${SCHEMA}" CASCADE`)
+    return PostgresStore.open({ connectionString: DATABASE_URL, schema: SCHEMA })
+  }
+
+  const openStore = async (fresh: boolean) => {
+    const store = await open({ fresh })
+    opened.push(store)
+    return store
+  }
+
+  afterEach(async () => {
+    for (const store of opened.splice(0)) await store.close()
+  })
+  afterAll(async () => {
+    await admin.query(`DROP SCHEMA IF EXISTS "${SCHEMA}" CASCADE`)
+    await admin.end()
+  })
+
+  describeDocumentStore('PostgresStore', open)
+
+  /** A document typing `chars`, one update per character. */
+  const typed = (chars: string) => {
+    const doc = new Y.Doc()
+    const updates: Uint8Array[] = []
+    doc.on('update', (update: Uint8Array) => updates.push(update))
+    for (const char of chars) doc.getText('text').insert(0, char)
+    return updates
+  }
+
+  const textOf = (updates: readonly Uint8Array[]) => {
+    const doc = new Y.Doc()
+    for (const update of updates) Y.applyUpdate(doc, update)
+    return doc.getText('text').toString()
+  }
+
+  it('loses nothing when two processes append to and compact one room at once', async () => {
+    const first = await openStore(true)
+    const second = await openStore(false)
+    const stores = [first, second]
+    const writers = Array.from({ length: 6 }, (_, i) => typed(`writer ${i}: 0123456789`))
+    const all = writers.flat()
+    let appending = true
+    let compactions = 0
+    const compacting = (async () => {
+      while (appending) {
+        await Promise.all(stores.map((store) => store.compact('shared')))
+        compactions += 2
+      }
+    })()
+    // Each writer appends its keystrokes one after another, half through each process.
+    await Promise.all(
+      writers.map(async (updates, i) => {
+        for (const update of updates) await stores[i % 2]!.append('shared', update)
+      }),
+    )
+    appending = false
+    await compacting
+
+    expect(compactions).toBeGreaterThan(0)
+    expect(textOf((await second.load('shared')).updates)).toBe(textOf(all))
+
+    // The size counters stayed in step with the rows through it all.
+    const extra = typed('!')[0]!
+    const size = await first.append('shared', extra)
+    expect(size).toEqual((await second.load('shared')).size)
+    const [a, b] = await Promise.all(stores.map((store) => store.compact('shared')))
+    const after = await first.load('shared')
+    expect(after.updates).toHaveLength(1)
+    expect(after.size).toEqual({ updates: 1, bytes: after.updates[0]!.length })
+    expect([a, b]).toContainEqual(after.size)
+    expect(textOf(after.updates)).toBe(textOf([...all, extra]))
+  })
+
+  it('lets several processes create the tables at once', async () => {
+    await admin.query(`DROP SCHEMA IF EXISTS "${SCHEMA}" CASCADE`)
+    const stores = await Promise.all(Array.from({ length: 4 }, () => openStore(false)))
+    await stores[0]!.append('r', typed('x')[0]!)
+    expect(await stores[3]!.listRooms()).toEqual(['r'])
+  })
+
+  it('rejects calls once closed', async () => {
+    const store = await openStore(true)
+    await store.close()
+    await expect(store.load('r')).rejects.toThrow(/closed/)
+    await expect(store.append('r', new Uint8Array([0, 0]))).rejects.toBeInstanceOf(StorageError)
+    await store.close()
+  })
+
+  it('refuses text PostgreSQL cannot hold, and bad schema names, with a TypeError', async () => {
+    const store = await openStore(true)
+    await expect(store.append('a\0b', new Uint8Array([0, 0]))).rejects.toThrow(TypeError)
+    await expect(store.setMeta('r', 'k', 'v\0')).rejects.toThrow(TypeError)
+    await expect(
+      PostgresStore.open({ connectionString: DATABASE_URL, schema: 'x"; DROP' }),
+    ).rejects.toThrow(TypeError)
+  })
+
+  it('reports a failing statement as a StorageError with its cause', async () => {
+    const store = await openStore(true)
+    await admin.query(`DROP TABLE "${SCHEMA}".meta`)
+    const failure = await store.getMeta('r', 'title').catch((error: unknown) => error)
+    expect(failure).toBeInstanceOf(StorageError)
+    expect((failure as StorageError).message).toMatch(/PostgreSQL at .* failed to read metadata/)
+    expect((failure as StorageError).cause).toBeDefined()
+  })
+})
+
+describe('PostgresStore without a database', () => {
+  it('rejects with a StorageError naming the address it could not reach', async () => {
+    const failure = await PostgresStore.open({
+      connectionString: 'postgres://postgres@127.0.0.1:1/test',
+      connectTimeoutMs: 2_000,
+    }).catch((error: unknown) => error)
+    expect(failure).toBeInstanceOf(StorageError)
+    expect((failure as StorageError).message).toMatch(
+      /^PostgreSQL at 127\.0\.0\.1:1 is unreachable: .*ECONNREFUSED/,
+    )
+    expect((failure as StorageError).cause).toBeInstanceOf(Error)
+  })
+})

@@ -1,0 +1,446 @@
+/**
+ * `DocumentStore` in PostgreSQL, shared by every server process pointed at the same database.
+ *
+ * Tables, in the configured schema:
+ * - `updates(room, seq, data)`: each room's log; `seq` comes from one identity sequence, so
+ *   ordering by it gives append order.
+ * - `rooms(room, updates, bytes)`: the size of each room's log, kept in step with `updates` by
+ *   the same statement or transaction that changes the log, so `append` answers in one round trip.
+ * - `sessions(room, user_id, data, updated_at)` and `meta(room, key, value)`.
+ *
+ * Compaction deletes a room's rows and reads them back in one statement, then inserts their
+ * merge under the largest `seq` it deleted, all in one transaction: rows appended meanwhile (by
+ * any process) are simply not part of the delete, so nothing is lost. Compactions of one room
+ * are serialized across processes by a transaction-scoped advisory lock.
+ */
+import { Client, DatabaseError, Pool, type PoolClient, type QueryResultRow } from 'pg'
+import * as Y from 'yjs'
+import {
+  checkRoom,
+  type DocumentStore,
+  type LogSize,
+  StorageError,
+  type StoredDocument,
+} from './document-store.js'
+
+/** How to reach the database, for `PostgresStore.open`. */
+export interface PostgresStoreOptions {
+  /** A libpq URL, e.g. `postgres://tandem@db.internal:5432/tandem`. */
+  readonly connectionString: string
+  /** The schema holding the tables, created if missing: `public` unless given. */
+  readonly schema?: string
+  /** The most connections held open at once: 10 unless given. */
+  readonly maxConnections?: number
+  /** How long to wait for a connection before failing, in milliseconds: 10 000 unless given. */
+  readonly connectTimeoutMs?: number
+  /**
+   * Told when an idle connection breaks (the database restarted, say). The pool replaces it and
+   * the next call reports any lasting problem itself; unless given, these go to `console.warn`.
+   */
+  readonly onIdleError?: (error: StorageError) => void
+}
+
+const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,62}$/
+
+/** Serializes schema creation across processes (an arbitrary, fixed advisory lock key). */
+const SETUP_LOCK = 0x74616e64656d
+
+/** Node's network error codes that mean the server could not be reached or went away. */
+const NETWORK_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EPIPE',
+])
+
+/** The SQL of a store whose tables live in `schema` (already validated). */
+const statements = (schema: string) => {
+  const s = `"${schema}"`
+  return {
+    createSchema: `CREATE SCHEMA IF NOT EXISTS ${s}`,
+    schemaExists: 'SELECT 1 FROM pg_namespace WHERE nspname = $1',
+    tablesFound: `
+      SELECT count(*) AS found FROM pg_tables
+      WHERE schemaname = $1 AND tablename IN ('updates', 'rooms', 'sessions', 'meta')`,
+    createTables: [
+      `CREATE TABLE IF NOT EXISTS ${s}.updates (
+        room text NOT NULL,
+        seq bigint GENERATED ALWAYS AS IDENTITY,
+        data bytea NOT NULL,
+        PRIMARY KEY (room, seq)
+      )`,
+      `CREATE TABLE IF NOT EXISTS ${s}.rooms (
+        room text PRIMARY KEY,
+        updates bigint NOT NULL,
+        bytes bigint NOT NULL
+      )`,
+      `CREATE TABLE IF NOT EXISTS ${s}.sessions (
+        room text NOT NULL,
+        user_id text NOT NULL,
+        data text NOT NULL,
+        updated_at timestamptz NOT NULL DEFAULT now(),
+        PRIMARY KEY (room, user_id)
+      )`,
+      `CREATE TABLE IF NOT EXISTS ${s}.meta (
+        room text NOT NULL,
+        key text NOT NULL,
+        value text NOT NULL,
+        PRIMARY KEY (room, key)
+      )`,
+    ],
+    load: `SELECT data FROM ${s}.updates WHERE room = $1 ORDER BY seq`,
+    append: `
+      WITH added AS (
+        INSERT INTO ${s}.updates (room, data) VALUES ($1, $2)
+        RETURNING octet_length(data) AS bytes
+      )
+      INSERT INTO ${s}.rooms AS r (room, updates, bytes)
+      SELECT $1, 1, bytes FROM added
+      ON CONFLICT (room) DO UPDATE
+        SET updates = r.updates + 1, bytes = r.bytes + excluded.bytes
+      RETURNING updates, bytes`,
+    size: `SELECT updates, bytes FROM ${s}.rooms WHERE room = $1`,
+    lockRoom: 'SELECT pg_advisory_xact_lock(hashtext($1), hashtext($2))',
+    takeLog: `
+      WITH taken AS (
+        DELETE FROM ${s}.updates WHERE room = $1 RETURNING seq, data
+      )
+      SELECT seq, data FROM taken ORDER BY seq`,
+    putMerged: `
+      INSERT INTO ${s}.updates (room, seq, data) OVERRIDING SYSTEM VALUE
+      VALUES ($1, $2, $3)`,
+    shrink: `
+      UPDATE ${s}.rooms
+      SET updates = updates - $2 + 1, bytes = bytes - $3 + $4
+      WHERE room = $1
+      RETURNING updates, bytes`,
+    saveSession: `
+      INSERT INTO ${s}.sessions (room, user_id, data) VALUES ($1, $2, $3)
+      ON CONFLICT (room, user_id) DO UPDATE
+        SET data = excluded.data, updated_at = now()`,
+    loadSession: `SELECT data FROM ${s}.sessions WHERE room = $1 AND user_id = $2`,
+    setMeta: `
+      INSERT INTO ${s}.meta (room, key, value) VALUES ($1, $2, $3)
+      ON CONFLICT (room, key) DO UPDATE SET value = excluded.value`,
+    deleteMeta: `DELETE FROM ${s}.meta WHERE room = $1 AND key = $2`,
+    getMeta: `SELECT value FROM ${s}.meta WHERE room = $1 AND key = $2`,
+    listRooms: `SELECT room FROM ${s}.rooms WHERE updates > 0 ORDER BY room COLLATE "C"`,
+  }
+}
+
+type Statements = ReturnType<typeof statements>
+
+/** Throws a `TypeError` unless `schema` is a plain lower-case SQL identifier. */
+const checkSchema = (schema: string): void => {
+  if (typeof schema !== 'string' || !SCHEMA_NAME.test(schema)) {
+    throw new TypeError(
+      `a schema name must be 1 to 63 lower-case letters, digits or underscores, not starting with a digit, got ${JSON.stringify(schema)}`,
+    )
+  }
+}
+
+/** Throws a `TypeError` if `value` cannot be stored as PostgreSQL text (it holds a NUL). */
+const checkText = (what: string, value: string): void => {
+  if (typeof value !== 'string') throw new TypeError(`${what} must be a string`)
+  if (value.includes('\0')) throw new TypeError(`${what} cannot contain a NUL character`)
+}
+
+/** `checkRoom`, and PostgreSQL's own limit on text. */
+const checkRoomName = (room: string): void => {
+  checkRoom(room)
+  checkText('a room name', room)
+}
+
+/** The host and port `connectionString` leads to, as pg itself resolves them, for messages. */
+const addressOf = (connectionString: string): string => {
+  const { host, port } = new Client({ connectionString })
+  return host.includes(':') ? `[${host}]:${port}` : `${host}:${port}`
+}
+
+/** The message of `error`, including those inside an `AggregateError` (one per address tried). */
+const describeError = (error: unknown): string => {
+  if (error instanceof AggregateError && error.errors.length > 0) {
+    return error.errors.map(describeError).join('; ')
+  }
+  if (error instanceof DatabaseError) return `${error.message} (SQLSTATE ${error.code})`
+  return error instanceof Error ? error.message : String(error)
+}
+
+/** Whether `error` means the database could not be reached, or dropped the connection. */
+const isUnreachable = (error: unknown): boolean => {
+  if (error instanceof DatabaseError) {
+    const code = error.code ?? ''
+    return code.startsWith('08') || code === '57P01' || code === '57P02' || code === '57P03'
+  }
+  if (!(error instanceof Error)) return false
+  const code = (error as NodeJS.ErrnoException).code
+  if (code !== undefined && NETWORK_CODES.has(code)) return true
+  return /connection terminated|timeout exceeded when trying to connect|not queryable/i.test(
+    error.message,
+  )
+}
+
+/** A `StorageError` for a failure of the database: what failed, where, and why. */
+const databaseError = (address: string, action: string, error: unknown): StorageError => {
+  const why = describeError(error)
+  const message = isUnreachable(error)
+    ? `PostgreSQL at ${address} is unreachable: ${why}`
+    : `PostgreSQL at ${address} failed to ${action}: ${why}`
+  return new StorageError(message, { cause: error })
+}
+
+/** `error` as a caller sees it: the store's own errors as they are, the database's wrapped. */
+const toStorageError = (address: string, action: string, error: unknown): Error =>
+  error instanceof StorageError || error instanceof TypeError
+    ? error
+    : databaseError(address, action, error)
+
+/** A `LogSize` from a row of bigint counters (which pg hands over as strings). */
+const toSize = (row: { updates: string; bytes: string } | undefined): LogSize =>
+  row === undefined
+    ? { updates: 0, bytes: 0 }
+    : { updates: Number(row.updates), bytes: Number(row.bytes) }
+
+/** A plain copy of a `Buffer` pg returned, so callers never share pg's memory. */
+const toBytes = (data: Buffer): Uint8Array => new Uint8Array(data)
+
+/** Merges a room's updates (in append order), as a storage problem if one is unreadable. */
+const merge = (room: string, updates: Uint8Array[]): Uint8Array => {
+  if (updates.length === 1) return updates[0]!
+  try {
+    return Y.mergeUpdates(updates)
+  } catch (error) {
+    throw new StorageError(`cannot compact room ${JSON.stringify(room)}: an update is corrupt`, {
+      cause: error,
+    })
+  }
+}
+
+/**
+ * Creates the schema and tables if any is missing, once, even with several processes racing.
+ * When they all exist nothing is run, so a role without the CREATE privilege can use them.
+ */
+const createTables = async (client: PoolClient, schema: string, sql: Statements) => {
+  const tables = await client.query<{ found: string }>(sql.tablesFound, [schema])
+  if (Number(tables.rows[0]?.found) === sql.createTables.length) return
+  await client.query('BEGIN')
+  try {
+    await client.query('SELECT pg_advisory_xact_lock($1)', [SETUP_LOCK])
+    const exists = await client.query(sql.schemaExists, [schema])
+    if (exists.rowCount === 0) await client.query(sql.createSchema)
+    for (const create of sql.createTables) await client.query(create)
+    await client.query('COMMIT')
+  } catch (error) {
+    await client.query('ROLLBACK').catch(() => {})
+    throw error
+  }
+}
+
+/**
+ * A `DocumentStore` in PostgreSQL: several server processes may share one database.
+ *
+ * @example
+ * const store = await PostgresStore.open({ connectionString: 'postgres://tandem@db/tandem' })
+ * await store.append('notes', update)
+ */
+export class PostgresStore implements DocumentStore {
+  readonly #pool: Pool
+  readonly #sql: Statements
+  readonly #schema: string
+  /** `host:port`, for messages. */
+  readonly #address: string
+  #closing: Promise<void> | null = null
+
+  private constructor(pool: Pool, schema: string, address: string) {
+    this.#pool = pool
+    this.#schema = schema
+    this.#sql = statements(schema)
+    this.#address = address
+  }
+
+  /** Connects, creating the schema and tables if missing; rejects with a `StorageError`. */
+  static async open(options: PostgresStoreOptions): Promise<PostgresStore> {
+    const schema = options.schema ?? 'public'
+    checkSchema(schema)
+    const address = addressOf(options.connectionString)
+    const pool = new Pool({
+      connectionString: options.connectionString,
+      max: options.maxConnections ?? 10,
+      connectionTimeoutMillis: options.connectTimeoutMs ?? 10_000,
+    })
+    const onIdleError = options.onIdleError ?? ((error) => console.warn(error.message))
+    pool.on('error', (error) => onIdleError(databaseError(address, 'keep a connection', error)))
+    const store = new PostgresStore(pool, schema, address)
+    try {
+      await store.#withClient('create its tables', (client) =>
+        createTables(client, schema, store.#sql),
+      )
+    } catch (error) {
+      await pool.end().catch(() => {})
+      throw error
+    }
+    return store
+  }
+
+  async load(room: string): Promise<StoredDocument> {
+    checkRoomName(room)
+    const rows = await this.#query<{ data: Buffer }>('load a room', this.#sql.load, [room])
+    const updates = rows.map((row) => toBytes(row.data))
+    const bytes = updates.reduce((sum, update) => sum + update.length, 0)
+    return { updates, size: { updates: updates.length, bytes } }
+  }
+
+  async append(room: string, update: Uint8Array): Promise<LogSize> {
+    checkRoomName(room)
+    if (!(update instanceof Uint8Array)) throw new TypeError('an update must be a Uint8Array')
+    const [row] = await this.#query<{ updates: string; bytes: string }>(
+      'append an update',
+      this.#sql.append,
+      [room, update],
+    )
+    return toSize(row)
+  }
+
+  async compact(room: string): Promise<LogSize> {
+    checkRoomName(room)
+    const [row] = await this.#query<{ updates: string; bytes: string }>(
+      'read a log size',
+      this.#sql.size,
+      [room],
+    )
+    const size = toSize(row)
+    if (size.updates <= 1) return size
+    return this.#withClient('compact a room', (client) => this.#compactIn(client, room))
+  }
+
+  async saveSession(room: string, user: string, session: string): Promise<void> {
+    checkRoomName(room)
+    checkText('a user', user)
+    checkText('a session', session)
+    await this.#query('save a session', this.#sql.saveSession, [room, user, session])
+  }
+
+  async loadSession(room: string, user: string): Promise<string | null> {
+    checkRoomName(room)
+    checkText('a user', user)
+    const [row] = await this.#query<{ data: string }>('load a session', this.#sql.loadSession, [
+      room,
+      user,
+    ])
+    return row?.data ?? null
+  }
+
+  async setMeta(room: string, key: string, value: string | null): Promise<void> {
+    checkRoomName(room)
+    checkText('a metadata key', key)
+    if (value === null) {
+      await this.#query('delete metadata', this.#sql.deleteMeta, [room, key])
+      return
+    }
+    checkText('a metadata value', value)
+    await this.#query('set metadata', this.#sql.setMeta, [room, key, value])
+  }
+
+  async getMeta(room: string, key: string): Promise<string | null> {
+    checkRoomName(room)
+    checkText('a metadata key', key)
+    const [row] = await this.#query<{ value: string }>('read metadata', this.#sql.getMeta, [
+      room,
+      key,
+    ])
+    return row?.value ?? null
+  }
+
+  async listRooms(): Promise<string[]> {
+    const rows = await this.#query<{ room: string }>('list rooms', this.#sql.listRooms, [])
+    return rows.map((row) => row.room)
+  }
+
+  async close(): Promise<void> {
+    this.#closing ??= this.#pool.end()
+    await this.#closing
+  }
+
+  /**
+   * One compaction, in a transaction on `client`: take the room's rows out (deleting exactly
+   * the rows read), put their merge back under the largest `seq` taken, and shrink the counters.
+   */
+  async #compactIn(client: PoolClient, room: string): Promise<LogSize> {
+    await client.query('BEGIN')
+    try {
+      await client.query(this.#sql.lockRoom, [`${this.#schema}.compact`, room])
+      const taken = await client.query<{ seq: string; data: Buffer }>(this.#sql.takeLog, [room])
+      const last = taken.rows.at(-1)
+      if (last === undefined) {
+        const size = await client.query<{ updates: string; bytes: string }>(this.#sql.size, [room])
+        await client.query('COMMIT')
+        return toSize(size.rows[0])
+      }
+      const updates = taken.rows.map((row) => toBytes(row.data))
+      const merged = merge(room, updates)
+      const bytes = updates.reduce((sum, update) => sum + update.length, 0)
+      await client.query(this.#sql.putMerged, [room, last.seq, merged])
+      const after = await client.query<{ updates: string; bytes: string }>(this.#sql.shrink, [
+        room,
+        updates.length,
+        bytes,
+        merged.length,
+      ])
+      await client.query('COMMIT')
+      return toSize(after.rows[0])
+    } catch (error) {
+      await client.query('ROLLBACK').catch(() => {})
+      throw error
+    }
+  }
+
+  /** Runs one statement on any pooled connection; its rows, or a `StorageError`. */
+  async #query<Row extends QueryResultRow>(
+    action: string,
+    text: string,
+    values: unknown[],
+  ): Promise<Row[]> {
+    this.#checkOpen()
+    try {
+      return (await this.#pool.query<Row>(text, values)).rows
+    } catch (error) {
+      throw toStorageError(this.#address, action, error)
+    }
+  }
+
+  /** Runs `work` on one connection of its own (for a transaction), then gives it back. */
+  async #withClient<T>(action: string, work: (client: PoolClient) => Promise<T>): Promise<T> {
+    this.#checkOpen()
+    let client: PoolClient
+    try {
+      client = await this.#pool.connect()
+    } catch (error) {
+      throw toStorageError(this.#address, action, error)
+    }
+    // Without a listener, a connection lost between two statements would crash the process;
+    // the next statement on it fails instead, and that failure is reported.
+    const ignore = () => {}
+    client.on('error', ignore)
+    let failure: unknown
+    try {
+      return await work(client)
+    } catch (error) {
+      failure = error
+      throw toStorageError(this.#address, action, error)
+    } finally {
+      client.off('error', ignore)
+      // A connection whose transaction failed may be broken: drop it rather than reuse it.
+      client.release(failure instanceof Error ? failure : undefined)
+    }
+  }
+
+  #checkOpen(): void {
+    if (this.#closing !== null) {
+      throw new StorageError(`this PostgresStore (${this.#address}) is closed`)
+    }
+  }
+}
