@@ -61,11 +61,20 @@ export class StorageError extends Error {
 /** The longest room name accepted, in UTF-16 units. */
 export const MAX_ROOM_LENGTH = 512
 
+/** Half of a surrogate pair without its other half (pairs match as one code point). */
+const LONE_SURROGATE = /\p{Cs}/u
+
 /** Throws a `TypeError` unless `room` is a usable room name. */
 export const checkRoom = (room: string): void => {
-  if (typeof room !== 'string' || room === '' || room.length > MAX_ROOM_LENGTH) {
+  // A lone surrogate would be stored as U+FFFD, making two names one room.
+  if (
+    typeof room !== 'string' ||
+    room === '' ||
+    room.length > MAX_ROOM_LENGTH ||
+    LONE_SURROGATE.test(room)
+  ) {
     throw new TypeError(
-      `a room name must be a string of 1 to ${MAX_ROOM_LENGTH} characters, got ${JSON.stringify(room)?.slice(0, 80)}`,
+      `a room name must be well-formed text of 1 to ${MAX_ROOM_LENGTH} characters, got ${JSON.stringify(room)?.slice(0, 80)}`,
     )
   }
 }

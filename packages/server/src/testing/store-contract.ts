@@ -138,6 +138,7 @@ export const describeDocumentStore = (name: string, open: OpenStore): void => {
       const store = await openStore(true)
       await expect(store.load('')).rejects.toThrow(TypeError)
       await expect(store.append('x'.repeat(600), new Uint8Array([0, 0]))).rejects.toThrow(TypeError)
+      await expect(store.load('half \ud800 a pair')).rejects.toThrow(TypeError)
     })
   })
 }
