@@ -21,15 +21,16 @@ const clients: StockClient[] = []
 
 /** A server on a free port over `file` (a new SQLite file unless given). */
 const start = async (
-  options: { file?: string; authorize?: Authorize; idleUnloadMs?: number } = {},
+  options: {
+    file?: string
+    authorize?: Authorize
+    idleUnloadMs?: number
+    maxMessageBytes?: number
+  } = {},
 ) => {
   const file = options.file ?? join(dir, `server-${++fileCount}.sqlite`)
   const store = SqliteStore.open({ file })
-  const server = new TandemServer({
-    store,
-    authorize: options.authorize,
-    idleUnloadMs: options.idleUnloadMs,
-  })
+  const server = new TandemServer({ store, ...options })
   const port = await server.listen(0)
   running.push({ server, store })
   return { server, store, file, url: `ws://127.0.0.1:${port}` }
@@ -185,6 +186,17 @@ describe('TandemServer with stock y-websocket clients', () => {
     good.text.insert(0, 'still fine')
     const other = client(url, 'shared')
     await vi.waitFor(() => expect(other.text.toString()).toBe('still fine'), WAIT)
+  })
+
+  it('closes a connection whose message is over the size limit with 1009', async () => {
+    const { url } = await start({ maxMessageBytes: 1024 })
+    const big = new WebSocket(`${url}/limits`)
+    await new Promise((resolve) => big.once('open', resolve))
+    const closed = new Promise<number>((resolve) => big.once('close', (code) => resolve(code)))
+    big.send(new Uint8Array(4096))
+    expect(await closed).toBe(1009)
+    const fine = client(url, 'limits')
+    await fine.synced()
   })
 
   it('unloads an idle room and loads it again on demand', async () => {
