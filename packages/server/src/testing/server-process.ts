@@ -1,23 +1,15 @@
 /**
  * `tandem-server` run as its own process for tests, from source, on a free loopback port.
  */
-import { type ChildProcess, spawn } from 'node:child_process'
-import { once } from 'node:events'
-import { createServer } from 'node:net'
 import { fileURLToPath } from 'node:url'
+import {
+  freePort,
+  type StartedProcess,
+  startNodeProcess,
+  stopProcess,
+} from '../../../../testing/processes.js'
 
 const CLI = fileURLToPath(new URL('../cli.ts', import.meta.url))
-const START_TIMEOUT_MS = 15_000
-
-/** A port nobody listens on right now, on 127.0.0.1. */
-export const freePort = async (): Promise<number> => {
-  const probe = createServer().listen(0, '127.0.0.1')
-  await once(probe, 'listening')
-  const { port } = probe.address() as { port: number }
-  probe.close()
-  await once(probe, 'close')
-  return port
-}
 
 /**
  * A server process over the data folder `data`. `kill(signal)` stops it; `start()` runs it
@@ -26,9 +18,8 @@ export const freePort = async (): Promise<number> => {
  * @example const server = await ServerProcess.start({ data }); await server.kill('SIGKILL')
  */
 export class ServerProcess {
-  private child: ChildProcess | null = null
-  /** Everything the process printed (its JSON log lines). */
-  output = ''
+  private process: StartedProcess | null = null
+  private earlierOutput = ''
 
   private constructor(
     readonly port: number,
@@ -48,64 +39,34 @@ export class ServerProcess {
     return `ws://127.0.0.1:${this.port}`
   }
 
+  /** Everything the process printed (its JSON log lines), over all its runs. */
+  get output(): string {
+    return this.earlierOutput + (this.process?.output() ?? '')
+  }
+
   /** Runs the process; resolves once it listens. */
   async start(): Promise<void> {
-    if (this.child) throw new Error('the server process is already running')
-    const child = spawn(
-      process.execPath,
-      [
+    if (this.process) throw new Error('the server process is already running')
+    this.process = await startNodeProcess({
+      args: [
         '--conditions=source',
         '--import',
         'tsx',
         CLI,
-        '--port',
-        String(this.port),
-        '--data',
-        this.data,
-        '--log-level',
-        'debug',
+        ...['--port', String(this.port), '--data', this.data, '--log-level', 'debug'],
         ...this.extraArgs,
       ],
-      { stdio: ['ignore', 'pipe', 'pipe'] },
-    )
-    this.child = child
-    const listening = new Promise<void>((resolve, reject) => {
-      const timer = setTimeout(
-        () => reject(new Error(`no start: ${this.output}`)),
-        START_TIMEOUT_MS,
-      )
-      const onData = (chunk: Buffer) => {
-        this.output += chunk.toString()
-        if (this.output.includes('"msg":"listening"')) {
-          clearTimeout(timer)
-          resolve()
-        }
-      }
-      child.stdout?.on('data', onData)
-      child.stderr?.on('data', onData)
-      child.once('exit', (code) => {
-        clearTimeout(timer)
-        reject(new Error(`the server exited with ${code}: ${this.output}`))
-      })
+      ready: '"msg":"listening"',
     })
-    try {
-      await listening
-    } catch (error) {
-      this.child = null
-      child.kill('SIGKILL')
-      throw error
-    }
   }
 
   /** Sends `signal` and waits for the exit; resolves with the exit code (null if signalled). */
   async kill(signal: NodeJS.Signals): Promise<number | null> {
-    const child = this.child
-    if (!child) return null
-    this.child = null
-    if (child.exitCode !== null || child.signalCode !== null) return child.exitCode
-    const exited = once(child, 'exit') as Promise<[number | null]>
-    child.kill(signal)
-    const [code] = await exited
+    const running = this.process
+    if (!running) return null
+    this.process = null
+    const code = await stopProcess(running.child, signal)
+    this.earlierOutput += running.output()
     return code
   }
 }
