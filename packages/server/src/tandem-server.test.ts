@@ -195,6 +195,7 @@ describe('TandemServer with stock y-websocket clients', () => {
     const closed = new Promise<number>((resolve) => big.once('close', (code) => resolve(code)))
     big.send(new Uint8Array(4096))
     expect(await closed).toBe(1009)
+    // The server is still up, and the room still works.
     const fine = client(url, 'limits')
     await fine.synced()
   })

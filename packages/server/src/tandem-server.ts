@@ -187,6 +187,9 @@ export class TandemServer {
     roomName: string,
     authorization: Authorization,
   ): Promise<void> {
+    // A socket error (an oversized or invalid frame) closes that connection; without a
+    // listener it would end the process.
+    ws.on('error', (error) => this.logger.warn({ room: roomName, err: error }, 'connection error'))
     // Messages may arrive while the room loads: keep them, in order, until it has.
     const early: Uint8Array[] = []
     const keep = (data: Buffer) => early.push(new Uint8Array(data))
