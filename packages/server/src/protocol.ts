@@ -14,6 +14,13 @@ export const MessageType = {
   awareness: 1,
   auth: 2,
   queryAwareness: 3,
+  /**
+   * Tandem's own: a client asks for its user's last editing session (body: a user id, used
+   * only when the connection has no authenticated user); the server answers with the same
+   * type (body: the user id, then the session's JSON, empty when there is none). Stock
+   * y-websocket clients never send it and are never sent it.
+   */
+  session: 100,
 } as const
 
 const message = (type: number, write: (encoder: encoding.Encoder) => void): Uint8Array => {
@@ -50,3 +57,10 @@ export const awarenessMessage = (
 /** y-protocols' permission-denied message, with the reason the client is told. */
 export const permissionDeniedMessage = (reason: string): Uint8Array =>
   message(MessageType.auth, (encoder) => authProtocol.writePermissionDenied(encoder, reason))
+
+/** The answer to a session request: `user`'s last session in the room, or none. */
+export const sessionMessage = (user: string, session: string | null): Uint8Array =>
+  message(MessageType.session, (encoder) => {
+    encoding.writeVarString(encoder, user)
+    encoding.writeVarString(encoder, session ?? '')
+  })

@@ -14,10 +14,12 @@ import {
   awarenessMessage,
   MessageType,
   permissionDeniedMessage,
+  sessionMessage,
   syncStep1Message,
   syncStep2Message,
   updateMessage,
 } from './protocol.js'
+import { claimedUser, RoomSessions, sessionFromState, usableUser } from './sessions.js'
 import type { DocumentStore, LogSize } from './storage/document-store.js'
 
 /** What a connection may do in a room. */
@@ -26,6 +28,8 @@ export type Role = 'read' | 'write'
 /** A connection as a room sees it. */
 export interface Peer {
   readonly role: Role
+  /** The authenticated user, if any: their sessions are kept under this id. */
+  readonly user?: string | undefined
   /** The awareness clients this connection speaks for, removed when it leaves. */
   readonly awarenessClients: Set<number>
   send(message: Uint8Array): void
@@ -46,6 +50,7 @@ export interface RoomEvents {
   compacted?(room: string, size: LogSize): void
   storageFailed?(room: string, error: unknown): void
   refusedWrite?(room: string): void
+  sessionStorageFailed?(room: string, error: unknown): void
 }
 
 /** Options of `Room.load`. */
@@ -71,6 +76,7 @@ export class Room {
   private readonly peers = new Set<Peer>()
   /** Appends in flight, in order; a sync reply waits for them. */
   private writes: Promise<void> = Promise.resolve()
+  private readonly sessions: RoomSessions
   private compacting = false
   private closed = false
 
@@ -81,6 +87,9 @@ export class Room {
   ) {
     // The server speaks for no one: it has no awareness state of its own.
     this.awareness.setLocalState(null)
+    this.sessions = new RoomSessions(name, store, {
+      sessionStorageFailed: (room, error) => options.events?.sessionStorageFailed?.(room, error),
+    })
   }
 
   /** Loads the room's document from `store` in full before anyone can join. */
@@ -118,9 +127,10 @@ export class Room {
     if (clients.length > 0) peer.send(awarenessMessage(this.awareness, clients))
   }
 
-  /** Removes a connection and, at once, the awareness states it spoke for. */
+  /** Removes a connection and, at once, the awareness states it spoke for; saves its session. */
   leave(peer: Peer): void {
     if (!this.peers.delete(peer)) return
+    void this.sessions.flush()
     if (peer.awarenessClients.size > 0) {
       awarenessProtocol.removeAwarenessStates(this.awareness, [...peer.awarenessClients], null)
     }
@@ -148,6 +158,9 @@ export class Room {
       case MessageType.queryAwareness:
         peer.send(awarenessMessage(this.awareness, [...this.awareness.getStates().keys()]))
         return
+      case MessageType.session:
+        this.answerSession(peer, decoding.readVarString(decoder))
+        return
       default:
         // Auth messages from clients and unknown types carry nothing for the server.
         return
@@ -163,6 +176,7 @@ export class Room {
   async close(): Promise<void> {
     this.closed = true
     await this.writes
+    await this.sessions.close()
     this.awareness.destroy()
     this.doc.destroy()
   }
@@ -183,6 +197,36 @@ export class Room {
     const update = decoding.readVarUint8Array(decoder)
     if (peer.role === 'read') this.refuseWrite(peer, update)
     else Y.applyUpdate(this.doc, update, peer)
+  }
+
+  /** Sends `peer` its user's last session (an empty one when it has no user or none is kept). */
+  private answerSession(peer: Peer, claimed: string): void {
+    const user = peer.user ?? usableUser(claimed)
+    if (user === null) {
+      peer.send(sessionMessage('', null))
+      return
+    }
+    this.sessions
+      .lookup(user)
+      .catch((error: unknown) => {
+        this.options.events?.sessionStorageFailed?.(this.name, error)
+        return null
+      })
+      .then((session) => {
+        if (!this.closed && this.peers.has(peer)) peer.send(sessionMessage(user, session))
+      })
+  }
+
+  /** Keeps the session each of `clients`' states shows, under its connection's user. */
+  private recordSessions(peer: Peer, clients: readonly number[]): void {
+    const states = this.awareness.getStates()
+    for (const client of clients) {
+      const state = states.get(client)
+      if (state === undefined) continue
+      const user = peer.user ?? claimedUser(state)
+      const session = user === null ? null : sessionFromState(state)
+      if (user !== null && session !== null) this.sessions.record(user, session)
+    }
   }
 
   /** A read-only peer sent an update: tell it no, unless the update holds nothing new. */
@@ -227,6 +271,7 @@ export class Room {
       const peer = origin as Peer
       for (const client of [...changes.added, ...changes.updated]) peer.awarenessClients.add(client)
       for (const client of changes.removed) peer.awarenessClients.delete(client)
+      this.recordSessions(peer, [...changes.added, ...changes.updated])
     }
     this.broadcast(awarenessMessage(this.awareness, changed), origin)
   }

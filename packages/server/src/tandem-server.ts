@@ -92,6 +92,8 @@ export class TandemServer {
         compacted: (room, size) => this.logger.debug({ room, ...size }, 'compacted'),
         refusedWrite: (room) =>
           this.logger.info({ room }, 'refused an update from a read-only connection'),
+        sessionStorageFailed: (room, error) =>
+          this.logger.warn({ room, err: error }, 'could not read or write a session'),
       },
     })
     this.sockets = new WebSocketServer({
@@ -201,7 +203,7 @@ export class TandemServer {
       this.logger.error({ room: roomName, err: error }, 'could not load the room')
       return ws.close(CloseCode.storageFailed, 'could not load the document')
     }
-    const peer = socketPeer(ws, authorization.role)
+    const peer = socketPeer(ws, authorization)
     ws.off('message', keep)
     if (ws.readyState !== ws.OPEN) return this.rooms.release(room)
     room.join(peer)
@@ -281,8 +283,9 @@ const roomOf = (request: IncomingMessage): string | null => {
   }
 }
 
-const socketPeer = (ws: WebSocket, role: Role): Peer => ({
+const socketPeer = (ws: WebSocket, { role, user }: Authorization): Peer => ({
   role,
+  user,
   awarenessClients: new Set(),
   send(message) {
     if (ws.readyState === ws.OPEN) ws.send(message)

@@ -1,0 +1,145 @@
+/**
+ * Editing sessions: where each user last had their selections in a room, so that a client
+ * coming back can put its user where they were, even after others edited.
+ *
+ * A session is taken from the user's awareness state, whose `selections` (or, from editors
+ * that publish one selection, `cursor`) hold Yjs relative positions: they name characters,
+ * not offsets, so they stay on the same text whatever others insert or delete meanwhile.
+ * The server keeps them as they are, in a small JSON document `{"selections": [...]}`.
+ */
+import type { DocumentStore } from './storage/document-store.js'
+
+/** At most this many selections are kept per session (awareness states are untrusted). */
+export const MAX_SESSION_SELECTIONS = 10_000
+
+/** A session's JSON may be at most this many UTF-16 units; a larger one is not kept. */
+export const MAX_SESSION_LENGTH = 1024 * 1024
+
+/** The longest user id a session is kept under. */
+export const MAX_USER_LENGTH = 256
+
+/** How long a changed session waits before it is written, so a moving caret is one write. */
+const SAVE_DELAY_MS = 2_000
+
+/**
+ * The session an awareness state describes, as the JSON the server keeps, or null when the
+ * state shows no selection (or one too large to keep).
+ *
+ * @example sessionFromState({ cursor: { anchor, head } }) // => '{"selections":[{"anchor":…}]}'
+ */
+export const sessionFromState = (state: Readonly<Record<string, unknown>>): string | null => {
+  const { selections, cursor } = state
+  const entries = Array.isArray(selections)
+    ? selections.slice(0, MAX_SESSION_SELECTIONS)
+    : typeof cursor === 'object' && cursor !== null
+      ? [cursor]
+      : []
+  if (entries.length === 0) return null
+  const json = JSON.stringify({ selections: entries })
+  return json.length > MAX_SESSION_LENGTH ? null : json
+}
+
+/**
+ * The user id an awareness state claims (`user.id`), or null. Used only for connections the
+ * server did not authenticate; an authenticated connection's user comes from its token.
+ */
+export const claimedUser = (state: Readonly<Record<string, unknown>>): string | null => {
+  const { user } = state
+  if (typeof user !== 'object' || user === null) return null
+  return usableUser((user as Record<string, unknown>).id)
+}
+
+/** `value` when it can name a user (a string of 1 to 256 characters), else null. */
+export const usableUser = (value: unknown): string | null =>
+  typeof value === 'string' && value.length > 0 && value.length <= MAX_USER_LENGTH ? value : null
+
+/** What a room's sessions report (failed writes are logged, never thrown). */
+export interface SessionEvents {
+  sessionStorageFailed?(room: string, error: unknown): void
+}
+
+/**
+ * One room's sessions: the latest one seen per user, written to the store shortly after it
+ * changes, when its connection leaves, and when the room closes.
+ *
+ * @example sessions.record('ada', json); await sessions.lookup('ada') // => json
+ */
+export class RoomSessions {
+  /** The latest session seen per user, written or not. */
+  private readonly latest = new Map<string, string>()
+  /** Users whose latest session is not yet written. */
+  private readonly unsaved = new Set<string>()
+  /** Users whose stored session is being read: a write would race the read. */
+  private readonly reading = new Map<string, number>()
+  private timer: NodeJS.Timeout | null = null
+  private saving: Promise<void> = Promise.resolve()
+
+  constructor(
+    private readonly room: string,
+    private readonly store: DocumentStore,
+    private readonly events: SessionEvents = {},
+  ) {}
+
+  /** Notes `session` as `user`'s latest; it is written within a few seconds. */
+  record(user: string, session: string): void {
+    if (this.latest.get(user) === session) return
+    this.latest.set(user, session)
+    this.unsaved.add(user)
+    if (this.timer === null) {
+      this.timer = setTimeout(() => void this.flush(), SAVE_DELAY_MS)
+      this.timer.unref()
+    }
+  }
+
+  /**
+   * `user`'s session as it was when asked: the latest seen in this room, else the stored one,
+   * else null.
+   */
+  async lookup(user: string): Promise<string | null> {
+    const seen = this.latest.get(user)
+    if (seen !== undefined) return seen
+    this.reading.set(user, (this.reading.get(user) ?? 0) + 1)
+    try {
+      return await this.store.loadSession(this.room, user)
+    } finally {
+      const left = (this.reading.get(user) ?? 1) - 1
+      if (left === 0) this.reading.delete(user)
+      else this.reading.set(user, left)
+    }
+  }
+
+  /** Writes every unsaved session now; resolves once they are stored (or failed and logged). */
+  flush(): Promise<void> {
+    if (this.timer !== null) clearTimeout(this.timer)
+    this.timer = null
+    const users = [...this.unsaved].filter((user) => !this.reading.has(user))
+    if (users.length < this.unsaved.size) {
+      // A lookup of the others is in flight: write them on the next round.
+      this.timer = setTimeout(() => void this.flush(), SAVE_DELAY_MS)
+      this.timer.unref()
+    }
+    for (const user of users) this.unsaved.delete(user)
+    this.saving = this.saving.then(() => this.write(users))
+    return this.saving
+  }
+
+  /** Writes what is unsaved and stops the timer; call before the store closes. */
+  async close(): Promise<void> {
+    this.reading.clear()
+    await this.flush()
+    if (this.timer !== null) clearTimeout(this.timer)
+    this.timer = null
+  }
+
+  private async write(users: readonly string[]): Promise<void> {
+    for (const user of users) {
+      const session = this.latest.get(user)
+      if (session === undefined) continue
+      try {
+        await this.store.saveSession(this.room, user, session)
+      } catch (error) {
+        this.events.sessionStorageFailed?.(this.room, error)
+      }
+    }
+  }
+}
