@@ -3,7 +3,7 @@
  * browser synced directly over BroadcastChannel and, when asked, its document kept in
  * IndexedDB for offline work.
  */
-import type { RemoteCursor, TextEditor } from '@tandem/editor'
+import type { Range, RemoteCursor, TextEditor } from '@tandem/editor'
 import { CompositeDisposable, type Disposable, Emitter } from '@tandem/text'
 import { IndexeddbPersistence } from 'y-indexeddb'
 import * as authProtocol from 'y-protocols/auth'
@@ -18,6 +18,7 @@ import {
 } from './auth-failure.js'
 import type { CollabUser } from './awareness-fields.js'
 import { type AwarenessBinding, bindAwareness } from './bind-awareness.js'
+import { readSessionAnswer, restoreSession, SESSION_MESSAGE, sessionRequest } from './session.js'
 
 /**
  * Where a connection stands. `connecting`: the first attempt (or the first after a drop) is
@@ -53,6 +54,12 @@ export interface ConnectOptions {
   readonly maxBackoffMs?: number
   /** How often the editor's selections may be published; see `bindAwareness`. */
   readonly throttleMs?: number
+  /**
+   * Puts the editor's selections back where this user last had them in this room, once the
+   * first sync is done (default true with an editor). Needs a server that keeps sessions
+   * (`@tandem/server`) and a user id: the token's, or else `user.id`.
+   */
+  readonly restoreSession?: boolean
 }
 
 /** What `connect` returns. */
@@ -88,6 +95,8 @@ export interface CollabConnection {
    * (a read-only client that edited); the connection stays open.
    */
   onDidDenyUpdate(callback: (reason: string) => void): Disposable
+  /** Calls `callback` with the ranges selected when the user's last session was restored. */
+  onDidRestoreSession(callback: (ranges: Range[]) => void): Disposable
   /** Connects again after `disconnect()` or a refusal (e.g. with a new token, see `setToken`). */
   reconnect(): void
   /** Replaces the token sent on the next connection attempt. */
@@ -102,6 +111,7 @@ interface ConnectionEvents {
   'did-change-status': ConnectionStatus
   'did-fail-auth': AuthFailure
   'did-deny-update': string
+  'did-restore-session': Range[]
 }
 
 /**
@@ -134,6 +144,10 @@ export const connect = (target: TextEditor | Y.Doc, options: ConnectOptions): Co
     ? bindAwareness(editor, awareness, { user: settings.user, throttleMs: settings.throttleMs })
     : null
   if (!editor) awareness.setLocalStateField('user', { ...settings.user })
+  const restoreFor =
+    editor && settings.restoreSession && (settings.token !== undefined || settings.user.id)
+      ? (settings.user.id ?? '')
+      : null
   return new Connection(
     doc,
     awareness,
@@ -142,6 +156,7 @@ export const connect = (target: TextEditor | Y.Doc, options: ConnectOptions): Co
     provider,
     persistence,
     settings.autoConnect,
+    restoreFor,
   )
 }
 
@@ -168,6 +183,8 @@ class Connection implements CollabConnection {
     readonly provider: WebsocketProvider,
     private readonly persistence: IndexeddbPersistence | null,
     autoConnect: boolean,
+    /** The user id to ask the session of (see `sessionRequest`), or null not to ask. */
+    private restoreFor: string | null,
   ) {
     this.whenSynced = new Promise<void>((resolve, reject) => {
       this.settleSynced = { resolve, reject }
@@ -201,6 +218,10 @@ class Connection implements CollabConnection {
 
   onDidDenyUpdate(callback: (reason: string) => void): Disposable {
     return this.emitter.on('did-deny-update', callback)
+  }
+
+  onDidRestoreSession(callback: (ranges: Range[]) => void): Disposable {
+    return this.emitter.on('did-restore-session', callback)
   }
 
   reconnect(): void {
@@ -249,6 +270,8 @@ class Connection implements CollabConnection {
       } else if (status === 'connected') {
         this.opened = true
         this.failing = false
+        // Before this client's own selections reach the server and become its last session.
+        this.askForSession()
         this.renewLocalState()
         this.setStatus('connected')
       } else if (status === 'disconnected') {
@@ -274,6 +297,10 @@ class Connection implements CollabConnection {
         this.emitter.emit('did-deny-update', reason)
       })
     }
+    provider.messageHandlers[SESSION_MESSAGE] = (_encoder, decoder) => {
+      const { session } = readSessionAnswer(decoder)
+      if (session !== null) void this.whenSynced.then(() => this.restore(session))
+    }
     this.subscriptions.add({
       dispose: () => {
         provider.off('status', onStatus)
@@ -281,6 +308,19 @@ class Connection implements CollabConnection {
         provider.off('connection-close', onClose)
       },
     })
+  }
+
+  /** Asks the server for this user's last session, once per connection handle. */
+  private askForSession(): void {
+    if (this.restoreFor === null) return
+    this.provider.ws?.send(sessionRequest(this.restoreFor))
+    this.restoreFor = null
+  }
+
+  private restore(session: string): void {
+    if (this.destroyed || !this.editor) return
+    const ranges = restoreSession(this.editor, session)
+    if (ranges) this.emitter.emit('did-restore-session', ranges)
   }
 
   /**
@@ -337,6 +377,7 @@ interface Settings {
   readonly autoConnect: boolean
   readonly maxBackoffMs: number
   readonly throttleMs: number | undefined
+  readonly restoreSession: boolean
 }
 
 const checkOptions = (options: ConnectOptions): Settings => {
@@ -383,6 +424,7 @@ const checkOptions = (options: ConnectOptions): Settings => {
     autoConnect: options.autoConnect !== false,
     maxBackoffMs,
     throttleMs: options.throttleMs,
+    restoreSession: options.restoreSession !== false,
   }
 }
 
