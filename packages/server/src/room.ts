@@ -217,13 +217,19 @@ export class Room {
       })
   }
 
-  /** Keeps the session each of `clients`' states shows, under its connection's user. */
+  /**
+   * Keeps the session each of `clients`' states shows, under its connection's user; not a
+   * state naming another user than the connection's (a tab relaying another user's tab over
+   * BroadcastChannel).
+   */
   private recordSessions(peer: Peer, clients: readonly number[]): void {
     const states = this.awareness.getStates()
     for (const client of clients) {
       const state = states.get(client)
       if (state === undefined) continue
-      const user = peer.user ?? claimedUser(state)
+      const claimed = claimedUser(state)
+      if (peer.user !== undefined && claimed !== null && claimed !== peer.user) continue
+      const user = peer.user ?? claimed
       const session = user === null ? null : sessionFromState(state)
       if (user !== null && session !== null) this.sessions.record(user, session)
     }

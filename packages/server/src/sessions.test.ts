@@ -135,25 +135,37 @@ describe('sessions', () => {
     expect(coveredText(reader.doc, answer.session)).toBe('two')
   })
 
-  it('keeps sessions of authenticated users under their id, whatever they claim', async () => {
+  it('keeps sessions of authenticated users under their id, not under another claimed one', async () => {
     const authorize: Authorize = (request) => {
       const user = new URL(request.url ?? '/', 'http://x').searchParams.get('user')
       if (!user) throw new AuthRefusal(401, 'who are you?')
       return { role: 'write', user }
     }
-    const { url } = await start(join(dir, 'auth.sqlite'), authorize)
+    const { url, store } = await start(join(dir, 'auth.sqlite'), authorize)
     const ada = client(url, 'r', { user: 'ada' })
     await ada.synced()
     ada.text.insert(0, 'abcdef')
-    // Ada claims to be Bob in her awareness state: her session is still hers.
-    select(ada, { name: 'Ada', id: 'bob' }, 1, 3)
+    select(ada, { name: 'Ada' }, 1, 3)
     await vi.waitFor(async () => {
+      // Whatever id she asks for, Ada gets her own session.
       const mine = await askSession(url, 'r', 'bob', '?user=ada')
       expect(mine.user).toBe('ada')
       expect(coveredText(ada.doc, mine.session)).toBe('bc')
     }, WAIT)
-    // Bob, authenticated, gets nothing, whatever id he asks for.
+    // A state claiming to be Bob on Ada's connection (another tab relayed) is nobody's session.
+    select(ada, { name: 'Bob', id: 'bob' }, 4, 6)
+    const watcher = client(url, 'r', { user: 'eve' })
+    await vi.waitFor(
+      () => expect(watcher.provider.awareness.getStates().get(ada.doc.clientID)).toBeDefined(),
+      WAIT,
+    )
+    const mine = await askSession(url, 'r', '', '?user=ada')
+    expect(coveredText(ada.doc, mine.session)).toBe('bc')
     expect(await askSession(url, 'r', 'ada', '?user=bob')).toEqual({ user: 'bob', session: '' })
+    ada.destroy()
+    watcher.destroy()
+    await vi.waitFor(async () => expect(await store.loadSession('r', 'ada')).not.toBeNull(), WAIT)
+    expect(await store.loadSession('r', 'bob')).toBeNull()
   })
 
   it('answers an empty session when the connection names no user, and keeps none for it', async () => {
