@@ -6,10 +6,10 @@ import type { Disposable, DisposableLike } from '@tandem/text'
 import type { Awareness } from 'y-protocols/awareness'
 import type { CollabUser } from './awareness-fields.js'
 import { RemoteCursors } from './remote-cursors.js'
-import { type PublishTiming, SelectionPublisher } from './selection-publisher.js'
+import { SelectionPublisher, type SelectionPublisherOptions } from './selection-publisher.js'
 
 /** Options of `bindAwareness`. */
-export interface BindAwarenessOptions extends PublishTiming {
+export interface BindAwarenessOptions extends SelectionPublisherOptions {
   /** Who this user is: published as the awareness `user` field. */
   readonly user: CollabUser
 }
@@ -24,6 +24,8 @@ export interface AwarenessBinding extends DisposableLike {
   onDidChangeRemoteCursors(callback: () => void): Disposable
   /** Publishes the editor's selections now instead of at the next frame. */
   flush(): void
+  /** Starts publishing the editor's selections, when `holdSelections` held them. */
+  releaseSelections(): void
 }
 
 /**
@@ -55,6 +57,7 @@ export const bindAwareness = (
     getRemoteCursors: () => remote.getRemoteCursors(),
     onDidChangeRemoteCursors: (callback) => remote.onDidChange(callback),
     flush: () => publisher.flush(),
+    releaseSelections: () => publisher.release(),
     dispose: () => {
       publisher.dispose()
       remote.dispose()

@@ -140,14 +140,19 @@ export const connect = (target: TextEditor | Y.Doc, options: ConnectOptions): Co
   const persistence = settings.offline
     ? new IndexeddbPersistence(persistenceName(settings), doc)
     : null
-  const binding = editor
-    ? bindAwareness(editor, awareness, { user: settings.user, throttleMs: settings.throttleMs })
-    : null
-  if (!editor) awareness.setLocalStateField('user', { ...settings.user })
   const restoreFor =
     editor && settings.restoreSession && (settings.token !== undefined || settings.user.id)
       ? (settings.user.id ?? '')
       : null
+  const binding = editor
+    ? bindAwareness(editor, awareness, {
+        user: settings.user,
+        throttleMs: settings.throttleMs,
+        // Where the editor opened must not become the session asked for (see askForSession).
+        holdSelections: restoreFor !== null,
+      })
+    : null
+  if (!editor) awareness.setLocalStateField('user', { ...settings.user })
   return new Connection(
     doc,
     awareness,
@@ -194,6 +199,7 @@ class Connection implements CollabConnection {
     this.whenLoaded = persistence ? persistence.whenSynced.then(() => {}) : Promise.resolve()
     this.listenToProvider()
     if (autoConnect) this.reconnect()
+    else this.binding?.releaseSelections()
   }
 
   get status(): ConnectionStatus {
@@ -310,7 +316,12 @@ class Connection implements CollabConnection {
     })
   }
 
-  /** Asks the server for this user's last session, once per connection handle. */
+  /**
+   * Asks the server for this user's last session, once per connection handle, before this
+   * client publishes any selection: until it has synced, its selections are held back, so
+   * that neither this socket nor another tab relaying this one over BroadcastChannel can
+   * make the editor's opening caret the answer.
+   */
   private askForSession(): void {
     if (this.restoreFor === null) return
     this.provider.ws?.send(sessionRequest(this.restoreFor))
@@ -355,6 +366,9 @@ class Connection implements CollabConnection {
   }
 
   private setStatus(status: ConnectionStatus): void {
+    // Once synced, the session request has been answered (it went first); offline, it cannot
+    // be, and tabs must still see this one's carets.
+    if (status === 'synced' || status === 'offline') this.binding?.releaseSelections()
     if (status === this.currentStatus) return
     this.currentStatus = status
     if (!this.emitter.disposed) this.emitter.emit('did-change-status', status)

@@ -27,4 +27,8 @@ export {
   relativePositionToJSON,
 } from './relative-json.js'
 export { REMOTE_CARET_CLASS, REMOTE_SELECTION_CLASS, RemoteCursors } from './remote-cursors.js'
-export { type PublishTiming, SelectionPublisher } from './selection-publisher.js'
+export {
+  type PublishTiming,
+  SelectionPublisher,
+  type SelectionPublisherOptions,
+} from './selection-publisher.js'

@@ -49,6 +49,15 @@ export interface PublishTiming {
   readonly throttleMs?: number
 }
 
+/** Options of a `SelectionPublisher`. */
+export interface SelectionPublisherOptions extends PublishTiming {
+  /**
+   * Publishes only `user` until `release()` is called (default false): a client that asks a
+   * server for its last session must not publish where its editor opened before that.
+   */
+  readonly holdSelections?: boolean
+}
+
 const FRAME_MS = 16
 
 /**
@@ -61,13 +70,15 @@ export class SelectionPublisher {
   private scheduled: (() => void) | null = null
   private lastSent = ''
   private disposed = false
+  private holding: boolean
 
   constructor(
     readonly editor: TextEditor,
     readonly awareness: Awareness,
     readonly user: CollabUser,
-    private readonly timing: PublishTiming = {},
+    private readonly timing: SelectionPublisherOptions = {},
   ) {
+    this.holding = timing.holdSelections === true
     const throttle = timing.throttleMs
     if (throttle !== undefined && !(typeof throttle === 'number' && throttle >= 0)) {
       throw new RangeError(`throttleMs must be a number of milliseconds >= 0, got ${throttle}`)
@@ -91,7 +102,7 @@ export class SelectionPublisher {
    */
   flush(): void {
     this.cancelScheduled()
-    if (this.disposed) return
+    if (this.disposed || this.holding) return
     const selections = this.editor.getSelections()
     const last = this.editor.getLastSelection()
     const buffer = this.editor.getBuffer()
@@ -103,13 +114,25 @@ export class SelectionPublisher {
     this.send({ cursor: primary, selections: published })
   }
 
-  /** Clears `cursor` and `selections` from the awareness state and stops following the editor. */
+  /**
+   * Clears `cursor` and `selections` from the awareness state and stops following the editor.
+   * A publish still waiting for its frame is sent first, so the last selections peers (and a
+   * server keeping sessions) saw are the editor's last ones.
+   */
   dispose(): void {
     if (this.disposed) return
+    if (this.scheduled !== null && !this.editor.isDestroyed()) this.flush()
     this.cancelScheduled()
     this.subscriptions.dispose()
     if (this.awareness.getLocalState() !== null) this.send({ cursor: null, selections: null })
     this.disposed = true
+  }
+
+  /** Starts publishing selections, held since construction by `holdSelections`. */
+  release(): void {
+    if (!this.holding) return
+    this.holding = false
+    this.flush()
   }
 
   /** Whether `dispose` was called. */
