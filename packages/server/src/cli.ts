@@ -3,17 +3,24 @@
  * `tandem-server`: runs a Tandem server from the command line.
  *
  *   tandem-server --port 1234 --host 127.0.0.1 --data ./data --log-level info
+ *   tandem-server token --room notes --role read --user ada --ttl 3600
  *
  * Documents are kept in `<data>/tandem.sqlite`. SIGTERM or SIGINT stops taking connections,
- * stores every update already received, closes the connections and exits.
+ * stores every update already received, closes the connections and exits. With
+ * `--auth-secret` (or the environment variable TANDEM_AUTH_SECRET) every connection needs a
+ * token signed under that secret, as `tandem-server token` mints them.
  */
 import { join } from 'node:path'
 import { parseArgs } from 'node:util'
 import pino from 'pino'
+import { tokenAuthorizer } from './auth/token-authorizer.js'
+import { SECRET_VARIABLE, TOKEN_USAGE, tokenCommand, UsageError } from './auth/token-command.js'
+import { checkSecret } from './auth/tokens.js'
 import { SqliteStore } from './storage/sqlite-store.js'
 import { TandemServer } from './tandem-server.js'
 
-const USAGE = `usage: tandem-server [--port 1234] [--host 127.0.0.1] [--data ./data] [--log-level info]`
+const USAGE = `usage: tandem-server [--port 1234] [--host 127.0.0.1] [--data ./data] [--log-level info] [--auth-secret SECRET]
+       tandem-server token --help`
 
 const LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']
 
@@ -26,6 +33,7 @@ const readOptions = () => {
         host: { type: 'string', default: '127.0.0.1' },
         data: { type: 'string', default: './data' },
         'log-level': { type: 'string', default: 'info' },
+        'auth-secret': { type: 'string' },
         help: { type: 'boolean', default: false },
       },
       strict: true,
@@ -41,7 +49,15 @@ const readOptions = () => {
     if (!LEVELS.includes(values['log-level'])) {
       throw new Error(`--log-level must be one of ${LEVELS.join(', ')}`)
     }
-    return { port, host: values.host, data: values.data, logLevel: values['log-level'] }
+    const authSecret = values['auth-secret'] ?? process.env[SECRET_VARIABLE]
+    if (authSecret !== undefined) checkSecret(authSecret)
+    return {
+      port,
+      host: values.host,
+      data: values.data,
+      logLevel: values['log-level'],
+      authSecret,
+    }
   } catch (error) {
     console.error(`tandem-server: ${error instanceof Error ? error.message : error}\n${USAGE}`)
     process.exit(2)
@@ -53,9 +69,12 @@ const main = async () => {
   const logger = pino({ level: options.logLevel, base: { service: 'tandem-server' } })
   const file = join(options.data, 'tandem.sqlite')
   const store = SqliteStore.open({ file })
-  const server = new TandemServer({ store, logger })
+  const authorize =
+    options.authSecret === undefined ? {} : { authorize: tokenAuthorizer(options.authSecret) }
+  const server = new TandemServer({ store, logger, ...authorize })
   const port = await server.listen(options.port, options.host)
-  logger.info({ url: `ws://${options.host}:${port}`, store: file }, 'listening')
+  const auth = options.authSecret === undefined ? 'none' : 'signed tokens'
+  logger.info({ url: `ws://${options.host}:${port}`, store: file, auth }, 'listening')
   let stopping = false
   const stop = async (signal: string) => {
     if (stopping) return
@@ -70,7 +89,22 @@ const main = async () => {
   process.on('SIGINT', () => void stop('SIGINT'))
 }
 
-main().catch((error: unknown) => {
-  console.error(`tandem-server: ${error instanceof Error ? error.message : error}`)
-  process.exit(1)
-})
+/** `tandem-server token ...`: prints a token, or the usage with exit code 2. */
+const token = (args: string[]) => {
+  try {
+    console.log(tokenCommand(args, process.env))
+  } catch (error) {
+    if (!(error instanceof UsageError)) throw error
+    console.error(`tandem-server token: ${error.message}\n${TOKEN_USAGE}`)
+    process.exit(2)
+  }
+}
+
+if (process.argv[2] === 'token') {
+  token(process.argv.slice(3))
+} else {
+  main().catch((error: unknown) => {
+    console.error(`tandem-server: ${error instanceof Error ? error.message : error}`)
+    process.exit(1)
+  })
+}

@@ -1,3 +1,15 @@
+export { tokenAuthorizer } from './auth/token-authorizer.js'
+export {
+  checkSecret,
+  MIN_SECRET_BYTES,
+  roomMatches,
+  signToken,
+  type TokenClaims,
+  TokenError,
+  type TokenProblem,
+  type VerifyOptions,
+  verifyToken,
+} from './auth/tokens.js'
 export { MessageType } from './protocol.js'
 export { CloseCode, type Peer, type Role, Room, type RoomOptions } from './room.js'
 export { RoomRegistry, type RoomRegistryOptions } from './rooms.js'

@@ -25,11 +25,17 @@ export class ServerProcess {
     readonly port: number,
     readonly data: string,
     private readonly extraArgs: readonly string[],
+    private readonly env: NodeJS.ProcessEnv,
   ) {}
 
-  /** Starts a process on a free port. */
-  static async start(options: { data: string; args?: readonly string[] }): Promise<ServerProcess> {
-    const server = new ServerProcess(await freePort(), options.data, options.args ?? [])
+  /** Starts a process on a free port, with `args` and `env` added to its own. */
+  static async start(options: {
+    data: string
+    args?: readonly string[]
+    env?: NodeJS.ProcessEnv
+  }): Promise<ServerProcess> {
+    const port = await freePort()
+    const server = new ServerProcess(port, options.data, options.args ?? [], options.env ?? {})
     await server.start()
     return server
   }
@@ -56,6 +62,8 @@ export class ServerProcess {
         ...['--port', String(this.port), '--data', this.data, '--log-level', 'debug'],
         ...this.extraArgs,
       ],
+      // A secret in the environment of the tests must not turn tokens on unasked.
+      env: { TANDEM_AUTH_SECRET: undefined, ...this.env },
       ready: '"msg":"listening"',
     })
   }
