@@ -13,6 +13,13 @@ export {
 export { MessageType } from './protocol.js'
 export { CloseCode, type Peer, type Role, Room, type RoomOptions } from './room.js'
 export { RoomRegistry, type RoomRegistryOptions } from './rooms.js'
+export { RedisRelay, type RedisRelayOptions } from './scale/redis-relay.js'
+export {
+  type Relay,
+  RelayKind,
+  type RelayListener,
+  type RelaySubscription,
+} from './scale/relay.js'
 export {
   checkRoom,
   type DocumentStore,

@@ -5,6 +5,10 @@
  * the store, and relayed to the other connections only once the store has it. A client
  * asking for the document (sync step 1) is answered only after every pending append, so no
  * client ever receives content the store could still lose.
+ *
+ * With a relay (several server processes sharing rooms), the room listens to its channel
+ * before it loads, publishes each update once stored, and applies what other instances publish
+ * (they stored it in the shared store) without storing it again. Awareness goes both ways.
  */
 import * as decoding from 'lib0/decoding'
 import * as awarenessProtocol from 'y-protocols/awareness'
@@ -19,8 +23,9 @@ import {
   syncStep2Message,
   updateMessage,
 } from './protocol.js'
+import { type Relay, RelayKind, type RelayListener, type RelaySubscription } from './scale/relay.js'
 import { claimedUser, RoomSessions, sessionFromState, usableUser } from './sessions.js'
-import type { DocumentStore, LogSize } from './storage/document-store.js'
+import type { DocumentStore, LogSize, StoredDocument } from './storage/document-store.js'
 
 /** What a connection may do in a room. */
 export type Role = 'read' | 'write'
@@ -51,6 +56,8 @@ export interface RoomEvents {
   storageFailed?(room: string, error: unknown): void
   refusedWrite?(room: string): void
   sessionStorageFailed?(room: string, error: unknown): void
+  /** A relayed message that could not be applied, or a catch-up from the store that failed. */
+  relayFailed?(room: string, error: unknown): void
 }
 
 /** Options of `Room.load`. */
@@ -58,10 +65,18 @@ export interface RoomOptions {
   /** Compact the log in the background once it holds this many updates. */
   readonly compactAfterUpdates?: number
   readonly events?: RoomEvents
+  /** Shares the room with other server instances over a shared store. */
+  readonly relay?: Relay
 }
 
 /** Who caused a change that must not be stored again: the updates read from the store. */
 const FROM_STORE = Symbol('from store')
+
+/** Who caused a change another instance made: already stored there, relayed here locally. */
+const FROM_RELAY = Symbol('from another instance')
+
+/** The origin y-protocols gives the removal of awareness states that were not renewed. */
+const TIMEOUT = 'timeout'
 
 const READ_ONLY_REASON = 'read-only: this connection may not edit the document'
 
@@ -79,6 +94,18 @@ export class Room {
   private readonly sessions: RoomSessions
   private compacting = false
   private closed = false
+  /** Listening to the room's relay channel; null without a relay and once closed. */
+  private subscription: RelaySubscription | null = null
+  /** What the relay said while the room loaded, to handle once it has; null afterwards. */
+  private early: (() => void)[] | null = []
+  /** A catch-up from the store in progress, and whether another is wanted after it. */
+  private reloading = false
+  private reloadAgain = false
+  /** The room as its relay channel sees it: messages wait until the room has loaded. */
+  private readonly listener: RelayListener = {
+    receive: (kind, data) => this.whenLoaded(() => this.receiveRelayed(kind, data)),
+    reconnected: () => this.whenLoaded(() => this.catchUp()),
+  }
 
   private constructor(
     readonly name: string,
@@ -92,10 +119,20 @@ export class Room {
     })
   }
 
-  /** Loads the room's document from `store` in full before anyone can join. */
+  /**
+   * Loads the room's document from `store` in full before anyone can join. With a relay, it
+   * listens to the room's channel first, so nothing stored and published meanwhile is missed.
+   */
   static async load(name: string, store: DocumentStore, options: RoomOptions = {}): Promise<Room> {
     const room = new Room(name, store, options)
-    const stored = await store.load(name)
+    if (options.relay) room.subscription = await options.relay.subscribe(name, room.listener)
+    let stored: StoredDocument
+    try {
+      stored = await store.load(name)
+    } catch (error) {
+      room.unsubscribe()
+      throw error
+    }
     Y.transact(
       room.doc,
       () => {
@@ -110,6 +147,10 @@ export class Room {
       room.relayAwareness(changes, origin),
     )
     room.scheduleCompaction(stored.size)
+    const early = room.early ?? []
+    room.early = null
+    for (const handle of early) handle()
+    room.publish(RelayKind.queryAwareness, new Uint8Array(0))
     return room
   }
 
@@ -177,6 +218,7 @@ export class Room {
     this.closed = true
     await this.writes
     await this.sessions.close()
+    this.unsubscribe()
     this.awareness.destroy()
     this.doc.destroy()
   }
@@ -245,6 +287,11 @@ export class Room {
 
   private storeAndRelay(update: Uint8Array, origin: unknown): void {
     if (origin === FROM_STORE) return
+    if (origin === FROM_RELAY) {
+      // Another instance stored it before publishing it.
+      this.broadcast(updateMessage(update), null)
+      return
+    }
     const started = performance.now()
     this.writes = this.writes.then(async () => {
       if (this.closed) return
@@ -252,6 +299,7 @@ export class Room {
         const size = await this.store.append(this.name, update)
         this.options.events?.stored?.(this.name, update.length, performance.now() - started)
         this.broadcast(updateMessage(update), origin)
+        this.publish(RelayKind.update, update)
         this.scheduleCompaction(size)
       } catch (error) {
         this.failStorage(error)
@@ -267,6 +315,7 @@ export class Room {
   private failStorage(error: unknown): void {
     this.options.events?.storageFailed?.(this.name, error)
     this.closed = true
+    this.unsubscribe()
     for (const peer of [...this.peers]) peer.close(CloseCode.storageFailed, 'storage failed')
     this.peers.clear()
   }
@@ -280,6 +329,101 @@ export class Room {
       this.recordSessions(peer, [...changes.added, ...changes.updated])
     }
     this.broadcast(awarenessMessage(this.awareness, changed), origin)
+    // Other instances time out stale states themselves; their own states are theirs to publish.
+    if (origin !== FROM_RELAY && origin !== TIMEOUT) {
+      this.publish(
+        RelayKind.awareness,
+        awarenessProtocol.encodeAwarenessUpdate(this.awareness, changed),
+      )
+    }
+  }
+
+  private whenLoaded(handle: () => void): void {
+    if (this.early !== null) this.early.push(handle)
+    else if (!this.closed) handle()
+  }
+
+  private receiveRelayed(kind: RelayKind, data: Uint8Array): void {
+    try {
+      switch (kind) {
+        case RelayKind.update:
+          Y.applyUpdate(this.doc, data, FROM_RELAY)
+          return
+        case RelayKind.awareness:
+          awarenessProtocol.applyAwarenessUpdate(this.awareness, data, FROM_RELAY)
+          return
+        case RelayKind.queryAwareness:
+          this.publishLocalAwareness()
+          return
+        case RelayKind.reload:
+          this.reloadFromStore()
+          return
+      }
+    } catch (error) {
+      this.options.events?.relayFailed?.(this.name, error)
+    }
+  }
+
+  /**
+   * The relay is back after an outage: what others published meanwhile may be lost, and so
+   * may what this instance published. Everything is in the store, so every instance reloads;
+   * awareness is exchanged again.
+   */
+  private catchUp(): void {
+    this.publish(RelayKind.reload, new Uint8Array(0))
+    this.publishLocalAwareness()
+    this.publish(RelayKind.queryAwareness, new Uint8Array(0))
+    this.reloadFromStore()
+  }
+
+  /** Applies the stored log again: what the document lacks reaches the local peers. */
+  private reloadFromStore(): void {
+    if (this.reloading) {
+      this.reloadAgain = true
+      return
+    }
+    this.reloading = true
+    void (async () => {
+      do {
+        this.reloadAgain = false
+        try {
+          const stored = await this.store.load(this.name)
+          if (this.closed) break
+          Y.transact(
+            this.doc,
+            () => {
+              for (const update of stored.updates) Y.applyUpdate(this.doc, update, FROM_RELAY)
+            },
+            FROM_RELAY,
+          )
+        } catch (error) {
+          this.options.events?.relayFailed?.(this.name, error)
+        }
+      } while (this.reloadAgain && !this.closed)
+      this.reloading = false
+    })()
+  }
+
+  /** Publishes the awareness states of this instance's connections. */
+  private publishLocalAwareness(): void {
+    const states = this.awareness.getStates()
+    const clients = [...this.peers].flatMap((peer) =>
+      [...peer.awarenessClients].filter((client) => states.has(client)),
+    )
+    if (clients.length === 0) return
+    this.publish(
+      RelayKind.awareness,
+      awarenessProtocol.encodeAwarenessUpdate(this.awareness, clients),
+    )
+  }
+
+  private publish(kind: RelayKind, data: Uint8Array): void {
+    if (this.subscription !== null) this.options.relay?.publish(this.name, kind, data)
+  }
+
+  private unsubscribe(): void {
+    this.subscription?.unsubscribe()
+    this.subscription = null
   }
 
   private broadcast(message: Uint8Array, except: unknown): void {

@@ -9,6 +9,7 @@ import type { Duplex } from 'node:stream'
 import { type WebSocket, WebSocketServer } from 'ws'
 import { CloseCode, type Peer, type Role, type Room } from './room.js'
 import { RoomRegistry } from './rooms.js'
+import type { Relay } from './scale/relay.js'
 import { checkRoom, type DocumentStore } from './storage/document-store.js'
 
 /** What a connection may do, and who it is. */
@@ -59,6 +60,11 @@ export interface TandemServerOptions {
   readonly pingIntervalMs?: number
   /** Compact a room's log once it holds this many updates (default 500). */
   readonly compactAfterUpdates?: number
+  /**
+   * Shares rooms with other instances (see `RedisRelay`); they must use the same store.
+   * The server does not close it: whoever made it does, after `close()`.
+   */
+  readonly relay?: Relay
   readonly logger?: Logger
 }
 
@@ -84,6 +90,7 @@ export class TandemServer {
     this.rooms = new RoomRegistry(options.store, {
       idleUnloadMs: options.idleUnloadMs,
       compactAfterUpdates: options.compactAfterUpdates,
+      relay: options.relay,
       events: {
         storageFailed: (room, error) => {
           this.logger.error({ room, err: error }, 'storage failed')
@@ -94,6 +101,7 @@ export class TandemServer {
           this.logger.info({ room }, 'refused an update from a read-only connection'),
         sessionStorageFailed: (room, error) =>
           this.logger.warn({ room, err: error }, 'could not read or write a session'),
+        relayFailed: (room, error) => this.logger.warn({ room, err: error }, 'relay failed'),
       },
     })
     this.sockets = new WebSocketServer({

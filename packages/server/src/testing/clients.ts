@@ -20,7 +20,8 @@ export interface StockClient {
 }
 
 /**
- * Connects a stock client to `room` on `url`, with `params` in the query (e.g. a token).
+ * Connects a stock client to `room` on `url`, with `params` in the query (e.g. a token), on a
+ * new Y.Doc unless given one (a client moving to another server keeps its document).
  *
  * @example const client = openClient(server.url, 'notes'); await client.synced()
  */
@@ -28,8 +29,8 @@ export const openClient = (
   url: string,
   room: string,
   params: Record<string, string> = {},
+  doc: Y.Doc = new Y.Doc(),
 ): StockClient => {
-  const doc = new Y.Doc()
   const provider = new WebsocketProvider(url, room, doc, {
     WebSocketPolyfill: WebSocket as unknown as typeof globalThis.WebSocket,
     disableBc: true,

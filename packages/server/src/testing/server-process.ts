@@ -28,14 +28,26 @@ export class ServerProcess {
     private readonly env: NodeJS.ProcessEnv,
   ) {}
 
-  /** Starts a process on a free port, with `args` and `env` added to its own. */
+  /**
+   * Starts a process on a free port, with `args` and `env` added to its own; `postgres` and
+   * `redis` become `--postgres`, `--postgres-schema`, `--redis` and `--redis-prefix`.
+   */
   static async start(options: {
     data: string
     args?: readonly string[]
     env?: NodeJS.ProcessEnv
+    postgres?: { url: string; schema?: string }
+    redis?: { url: string; prefix?: string }
   }): Promise<ServerProcess> {
-    const port = await freePort()
-    const server = new ServerProcess(port, options.data, options.args ?? [], options.env ?? {})
+    const { postgres, redis } = options
+    const args = [
+      ...(postgres ? ['--postgres', postgres.url] : []),
+      ...(postgres?.schema ? ['--postgres-schema', postgres.schema] : []),
+      ...(redis ? ['--redis', redis.url] : []),
+      ...(redis?.prefix ? ['--redis-prefix', redis.prefix] : []),
+      ...(options.args ?? []),
+    ]
+    const server = new ServerProcess(await freePort(), options.data, args, options.env ?? {})
     await server.start()
     return server
   }
