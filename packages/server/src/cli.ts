@@ -3,12 +3,15 @@
  * `tandem-server`: runs a Tandem server from the command line.
  *
  *   tandem-server --port 1234 --host 127.0.0.1 --data ./data --log-level info
+ *   tandem-server --postgres postgres://tandem@db/tandem --redis redis://cache:6379
  *   tandem-server token --room notes --role read --user ada --ttl 3600
  *
- * Documents are kept in `<data>/tandem.sqlite`. SIGTERM or SIGINT stops taking connections,
- * stores every update already received, closes the connections and exits. With
+ * Documents are kept in `<data>/tandem.sqlite`, or in PostgreSQL with `--postgres`. With
+ * `--redis`, several processes share rooms (they must share the PostgreSQL store too). With
  * `--auth-secret` (or the environment variable TANDEM_AUTH_SECRET) every connection needs a
- * token signed under that secret, as `tandem-server token` mints them.
+ * token signed under that secret, as `tandem-server token` mints them. SIGTERM or SIGINT
+ * stops taking connections, stores every update already received, closes the connections,
+ * the relay and the store, and exits.
  */
 import { join } from 'node:path'
 import { parseArgs } from 'node:util'
@@ -16,10 +19,17 @@ import pino from 'pino'
 import { tokenAuthorizer } from './auth/token-authorizer.js'
 import { SECRET_VARIABLE, TOKEN_USAGE, tokenCommand, UsageError } from './auth/token-command.js'
 import { checkSecret } from './auth/tokens.js'
+import { RedisRelay } from './scale/redis-relay.js'
+import type { Relay } from './scale/relay.js'
+import type { DocumentStore } from './storage/document-store.js'
+import { PostgresStore } from './storage/postgres-store.js'
 import { SqliteStore } from './storage/sqlite-store.js'
 import { TandemServer } from './tandem-server.js'
 
-const USAGE = `usage: tandem-server [--port 1234] [--host 127.0.0.1] [--data ./data] [--log-level info] [--auth-secret SECRET]
+const USAGE = `usage: tandem-server [--port 1234] [--host 127.0.0.1] [--data ./data] [--log-level info]
+                     [--auth-secret SECRET]
+                     [--postgres <url> [--postgres-schema public]]
+                     [--redis <url> [--redis-prefix tandem:]]   (needs --postgres)
        tandem-server token --help`
 
 const LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']
@@ -34,6 +44,10 @@ const readOptions = () => {
         data: { type: 'string', default: './data' },
         'log-level': { type: 'string', default: 'info' },
         'auth-secret': { type: 'string' },
+        postgres: { type: 'string' },
+        'postgres-schema': { type: 'string' },
+        redis: { type: 'string' },
+        'redis-prefix': { type: 'string' },
         help: { type: 'boolean', default: false },
       },
       strict: true,
@@ -51,12 +65,27 @@ const readOptions = () => {
     }
     const authSecret = values['auth-secret'] ?? process.env[SECRET_VARIABLE]
     if (authSecret !== undefined) checkSecret(authSecret)
+    if (values.redis !== undefined && values.postgres === undefined) {
+      throw new Error(
+        '--redis needs --postgres: instances sharing rooms must share their storage too',
+      )
+    }
+    if (values['postgres-schema'] !== undefined && values.postgres === undefined) {
+      throw new Error('--postgres-schema needs --postgres')
+    }
+    if (values['redis-prefix'] !== undefined && values.redis === undefined) {
+      throw new Error('--redis-prefix needs --redis')
+    }
     return {
       port,
       host: values.host,
       data: values.data,
       logLevel: values['log-level'],
       authSecret,
+      postgres: values.postgres,
+      postgresSchema: values['postgres-schema'],
+      redis: values.redis,
+      redisPrefix: values['redis-prefix'],
     }
   } catch (error) {
     console.error(`tandem-server: ${error instanceof Error ? error.message : error}\n${USAGE}`)
@@ -64,23 +93,74 @@ const readOptions = () => {
   }
 }
 
+type Options = ReturnType<typeof readOptions>
+
+/** `host:port` of a database URL, for logs (never its password). */
+const addressOf = (url: string): string => {
+  try {
+    const { hostname, port } = new URL(url)
+    return `${hostname}:${port || '5432'}`
+  } catch {
+    return 'an unparsable URL'
+  }
+}
+
+/** The store the options ask for, and how to name it in logs. */
+const openStore = async (
+  options: Options,
+  logger: pino.Logger,
+): Promise<{ store: DocumentStore; description: string }> => {
+  if (options.postgres === undefined) {
+    const file = join(options.data, 'tandem.sqlite')
+    return { store: SqliteStore.open({ file }), description: `sqlite ${file}` }
+  }
+  const schema = options.postgresSchema ?? 'public'
+  const store = await PostgresStore.open({
+    connectionString: options.postgres,
+    schema,
+    onIdleError: (error) => logger.warn({ err: error }, 'PostgreSQL connection lost'),
+  })
+  return { store, description: `postgres ${addressOf(options.postgres)} schema ${schema}` }
+}
+
 const main = async () => {
   const options = readOptions()
   const logger = pino({ level: options.logLevel, base: { service: 'tandem-server' } })
-  const file = join(options.data, 'tandem.sqlite')
-  const store = SqliteStore.open({ file })
+  const { store, description } = await openStore(options, logger)
+  let relay: Relay | undefined
+  if (options.redis !== undefined) {
+    try {
+      relay = await RedisRelay.connect({
+        url: options.redis,
+        prefix: options.redisPrefix,
+        logger,
+      })
+    } catch (error) {
+      await store.close()
+      throw error
+    }
+  }
   const authorize =
     options.authSecret === undefined ? {} : { authorize: tokenAuthorizer(options.authSecret) }
-  const server = new TandemServer({ store, logger, ...authorize })
+  const server = new TandemServer({ store, relay, logger, ...authorize })
   const port = await server.listen(options.port, options.host)
-  const auth = options.authSecret === undefined ? 'none' : 'signed tokens'
-  logger.info({ url: `ws://${options.host}:${port}`, store: file, auth }, 'listening')
+  logger.info(
+    {
+      url: `ws://${options.host}:${port}`,
+      store: description,
+      relay: relay?.description ?? 'none',
+      instance: relay?.instance,
+      auth: options.authSecret === undefined ? 'none' : 'signed tokens',
+    },
+    'listening',
+  )
   let stopping = false
   const stop = async (signal: string) => {
     if (stopping) return
     stopping = true
     logger.info({ signal }, 'shutting down')
     await server.close()
+    await relay?.close()
     await store.close()
     logger.info({}, 'stopped')
     process.exit(0)
