@@ -94,6 +94,8 @@ export class Room {
   private readonly sessions: RoomSessions
   private compacting = false
   private closed = false
+  /** The store refused an append: nothing more is stored or relayed. */
+  private failed = false
   /** Listening to the room's relay channel; null without a relay and once closed. */
   private subscription: RelaySubscription | null = null
   /** What the relay said while the room loaded, to handle once it has; null afterwards. */
@@ -294,13 +296,14 @@ export class Room {
     }
     const started = performance.now()
     this.writes = this.writes.then(async () => {
-      if (this.closed) return
+      // A closing room still stores what it received; one whose storage failed stores nothing.
+      if (this.failed) return
       try {
         const size = await this.store.append(this.name, update)
         this.options.events?.stored?.(this.name, update.length, performance.now() - started)
         this.broadcast(updateMessage(update), origin)
         this.publish(RelayKind.update, update)
-        this.scheduleCompaction(size)
+        if (!this.closed) this.scheduleCompaction(size)
       } catch (error) {
         this.failStorage(error)
       }
@@ -314,6 +317,7 @@ export class Room {
    */
   private failStorage(error: unknown): void {
     this.options.events?.storageFailed?.(this.name, error)
+    this.failed = true
     this.closed = true
     this.unsubscribe()
     for (const peer of [...this.peers]) peer.close(CloseCode.storageFailed, 'storage failed')
