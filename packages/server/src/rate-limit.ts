@@ -1,0 +1,134 @@
+/**
+ * Per-connection rate limits: token buckets on messages, on bytes, and on updates refused
+ * from a read-only connection. A bucket holds up to its burst and refills at its rate, so
+ * short bursts (the initial sync, a paste) pass while a sustained flood does not.
+ */
+
+/** Rates (per second) and bursts of one connection's limits. `Infinity` turns one off. */
+export interface RateLimits {
+  /** Messages per second, sustained (default 100). */
+  readonly messagesPerSecond?: number
+  /** Messages at once after a quiet time (default 1000). */
+  readonly messageBurst?: number
+  /** Bytes per second, sustained (default 1 MiB). */
+  readonly bytesPerSecond?: number
+  /** Bytes at once after a quiet time (default, and at least, the largest message allowed). */
+  readonly byteBurst?: number
+  /** Refused updates per second from a read-only connection, sustained (default 1). */
+  readonly refusedWritesPerSecond?: number
+  /** Refused updates at once from a read-only connection (default 20). */
+  readonly refusedWriteBurst?: number
+}
+
+/** Which limit a connection went over. */
+export type RateLimitKind = 'messages' | 'bytes' | 'refused_writes'
+
+/** The reason a connection is closed with, per limit (close reasons fit in 123 bytes). */
+export const RATE_LIMIT_REASON: Readonly<Record<RateLimitKind, string>> = {
+  messages: 'rate limit: too many messages',
+  bytes: 'rate limit: too many bytes',
+  refused_writes: 'rate limit: too many refused updates from a read-only connection',
+}
+
+/** A clock in milliseconds. */
+export type Clock = () => number
+
+const MiB = 1024 * 1024
+
+/**
+ * `limits` with every default filled in; `maxMessageBytes` is the burst floor, so that any
+ * message the server accepts at all can pass. Throws a `RangeError` naming a bad value.
+ *
+ * @example const limits = rateLimitsWithDefaults({ messagesPerSecond: 50 }, 32 * 1024 * 1024)
+ */
+export const rateLimitsWithDefaults = (
+  limits: RateLimits = {},
+  maxMessageBytes: number,
+): Required<RateLimits> => {
+  const filled = {
+    messagesPerSecond: limits.messagesPerSecond ?? 100,
+    messageBurst: limits.messageBurst ?? 1000,
+    bytesPerSecond: limits.bytesPerSecond ?? MiB,
+    byteBurst: limits.byteBurst ?? maxMessageBytes,
+    refusedWritesPerSecond: limits.refusedWritesPerSecond ?? 1,
+    refusedWriteBurst: limits.refusedWriteBurst ?? 20,
+  }
+  for (const [name, value] of Object.entries(filled)) {
+    if (typeof value !== 'number' || Number.isNaN(value) || value <= 0) {
+      throw new RangeError(`rateLimits.${name} must be a positive number, got ${value}`)
+    }
+  }
+  if (filled.byteBurst < maxMessageBytes) {
+    throw new RangeError(
+      `rateLimits.byteBurst (${filled.byteBurst}) must be at least maxMessageBytes (${maxMessageBytes})`,
+    )
+  }
+  return filled
+}
+
+/**
+ * A token bucket: `take(cost)` succeeds while the bucket holds `cost` tokens. It starts full.
+ *
+ * @example const bucket = new TokenBucket(10, 50); if (!bucket.take(1)) refuse()
+ */
+export class TokenBucket {
+  private tokens: number
+  private last: number
+
+  constructor(
+    readonly perSecond: number,
+    readonly burst: number,
+    private readonly now: Clock = performance.now.bind(performance),
+  ) {
+    this.tokens = burst
+    this.last = now()
+  }
+
+  /** Takes `cost` tokens if there are that many; false (taking none) otherwise. */
+  take(cost: number): boolean {
+    if (this.burst === Number.POSITIVE_INFINITY || this.perSecond === Number.POSITIVE_INFINITY) {
+      return true
+    }
+    const now = this.now()
+    this.tokens = Math.min(this.burst, this.tokens + ((now - this.last) / 1000) * this.perSecond)
+    this.last = now
+    if (this.tokens < cost) return false
+    this.tokens -= cost
+    return true
+  }
+}
+
+/**
+ * The limits of one connection.
+ *
+ * @example
+ * const limiter = new RateLimiter(rateLimitsWithDefaults({}, maxMessageBytes))
+ * const over = limiter.message(data.length) // null, or the limit it went over
+ */
+export class RateLimiter {
+  private readonly messages: TokenBucket
+  private readonly bytes: TokenBucket
+  private readonly refusedWrites: TokenBucket
+
+  constructor(limits: Required<RateLimits>, now?: Clock) {
+    this.messages = new TokenBucket(limits.messagesPerSecond, limits.messageBurst, now)
+    this.bytes = new TokenBucket(limits.bytesPerSecond, limits.byteBurst, now)
+    this.refusedWrites = new TokenBucket(
+      limits.refusedWritesPerSecond,
+      limits.refusedWriteBurst,
+      now,
+    )
+  }
+
+  /** Counts a message of `bytes`: null when it is within the limits, else the limit it broke. */
+  message(bytes: number): RateLimitKind | null {
+    if (!this.messages.take(1)) return 'messages'
+    if (!this.bytes.take(bytes)) return 'bytes'
+    return null
+  }
+
+  /** Counts a refused update: null when within the limit, else `'refused_writes'`. */
+  refusedWrite(): RateLimitKind | null {
+    return this.refusedWrites.take(1) ? null : 'refused_writes'
+  }
+}
