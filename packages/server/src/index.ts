@@ -11,6 +11,7 @@ export {
   verifyToken,
 } from './auth/tokens.js'
 export { MessageType } from './protocol.js'
+export { RATE_LIMIT_REASON, type RateLimitKind, type RateLimits } from './rate-limit.js'
 export { CloseCode, type Peer, type Role, Room, type RoomOptions } from './room.js'
 export { RoomRegistry, type RoomRegistryOptions } from './rooms.js'
 export { RedisRelay, type RedisRelayOptions } from './scale/redis-relay.js'
@@ -20,6 +21,7 @@ export {
   type RelayListener,
   type RelaySubscription,
 } from './scale/relay.js'
+export { type RefusalCause, ServerMetrics } from './server-metrics.js'
 export {
   checkRoom,
   type DocumentStore,

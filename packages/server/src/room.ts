@@ -54,7 +54,10 @@ export interface RoomEvents {
   stored?(room: string, bytes: number, milliseconds: number): void
   compacted?(room: string, size: LogSize): void
   storageFailed?(room: string, error: unknown): void
-  refusedWrite?(room: string): void
+  /** `peer` (read-only) sent an update that would change the document; it was refused. */
+  refusedWrite?(room: string, peer: Peer): void
+  /** A sync step 2 or update message of `bytes` (its update) arrived, from any peer. */
+  receivedUpdate?(room: string, bytes: number): void
   sessionStorageFailed?(room: string, error: unknown): void
   /** A relayed message that could not be applied, or a catch-up from the store that failed. */
   relayFailed?(room: string, error: unknown): void
@@ -229,16 +232,24 @@ export class Room {
     const kind = decoding.readVarUint(decoder)
     if (kind === syncProtocol.messageYjsSyncStep1) {
       const stateVector = decoding.readVarUint8Array(decoder)
+      // Decoded now, so that a malformed one is this message's error (the caller closes the
+      // connection) rather than a failure later, outside any connection's handler.
+      Y.decodeStateVector(stateVector)
       // Answer with stored content only.
-      void this.writes.then(() => {
-        if (!this.closed && this.peers.has(peer)) peer.send(syncStep2Message(this.doc, stateVector))
-      })
+      void this.writes
+        .then(() => {
+          if (!this.closed && this.peers.has(peer)) {
+            peer.send(syncStep2Message(this.doc, stateVector))
+          }
+        })
+        .catch(() => peer.close(CloseCode.malformed, 'malformed message'))
       return
     }
     if (kind !== syncProtocol.messageYjsSyncStep2 && kind !== syncProtocol.messageYjsUpdate) {
       throw new RangeError(`unknown sync message kind ${kind}`)
     }
     const update = decoding.readVarUint8Array(decoder)
+    this.options.events?.receivedUpdate?.(this.name, update.length)
     if (peer.role === 'read') this.refuseWrite(peer, update)
     else Y.applyUpdate(this.doc, update, peer)
   }
@@ -283,7 +294,7 @@ export class Room {
   private refuseWrite(peer: Peer, update: Uint8Array): void {
     // Its answer to sync step 1 holds at least its delete set: harmless when nothing is new.
     if (Y.snapshotContainsUpdate(Y.snapshot(this.doc), update)) return
-    this.options.events?.refusedWrite?.(this.name)
+    this.options.events?.refusedWrite?.(this.name, peer)
     peer.send(permissionDeniedMessage(READ_ONLY_REASON))
   }
 

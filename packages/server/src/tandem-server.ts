@@ -7,9 +7,19 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net'
 import type { Duplex } from 'node:stream'
 import { type WebSocket, WebSocketServer } from 'ws'
+import { ConnectionLimits, clientAddress, type LimitRefusal } from './connection-limits.js'
+import { METRICS_CONTENT_TYPE } from './metrics.js'
+import {
+  RATE_LIMIT_REASON,
+  RateLimiter,
+  type RateLimitKind,
+  type RateLimits,
+  rateLimitsWithDefaults,
+} from './rate-limit.js'
 import { CloseCode, type Peer, type Role, type Room } from './room.js'
 import { RoomRegistry } from './rooms.js'
 import type { Relay } from './scale/relay.js'
+import { type RefusalCause, ServerMetrics } from './server-metrics.js'
 import { checkRoom, type DocumentStore } from './storage/document-store.js'
 
 /** What a connection may do, and who it is. */
@@ -65,8 +75,22 @@ export interface TandemServerOptions {
    * The server does not close it: whoever made it does, after `close()`.
    */
   readonly relay?: Relay
+  /** Connections open at once on one room (default 1000); more are refused with 503. */
+  readonly maxConnectionsPerRoom?: number
+  /** Connections open at once from one client address (default 100); more are refused with 429. */
+  readonly maxConnectionsPerIp?: number
+  /**
+   * Take the client address from the last `X-Forwarded-For` entry, for a server behind one
+   * reverse proxy (default false: the socket's peer address).
+   */
+  readonly trustProxy?: boolean
+  /** Per-connection rate limits (see `RateLimits` for the defaults); over one closes with 1008. */
+  readonly rateLimits?: RateLimits
   readonly logger?: Logger
 }
+
+/** Close code of a connection that went over a rate limit: policy violation. */
+const POLICY_VIOLATION = 1008
 
 const SILENT: Logger = { info() {}, warn() {}, error() {}, debug() {} }
 
@@ -83,10 +107,26 @@ export class TandemServer {
   private readonly rooms: RoomRegistry
   private readonly logger: Logger
   private readonly pinger: NodeJS.Timeout
+  private readonly limits: ConnectionLimits
+  private readonly rateLimits: Required<RateLimits>
+  /** Each connection's rate limiter. */
+  private readonly limiters = new WeakMap<Peer, RateLimiter>()
+  /** What `/metrics` serves. */
+  readonly metrics: ServerMetrics
   private closing = false
 
   constructor(private readonly options: TandemServerOptions) {
     this.logger = options.logger ?? SILENT
+    const maxMessageBytes = options.maxMessageBytes ?? 32 * 1024 * 1024
+    this.limits = new ConnectionLimits({
+      perRoom: options.maxConnectionsPerRoom,
+      perAddress: options.maxConnectionsPerIp,
+    })
+    this.rateLimits = rateLimitsWithDefaults(options.rateLimits, maxMessageBytes)
+    this.metrics = new ServerMetrics({
+      connections: () => this.sockets.clients.size,
+      rooms: () => this.rooms.names.length,
+    })
     this.rooms = new RoomRegistry(options.store, {
       idleUnloadMs: options.idleUnloadMs,
       compactAfterUpdates: options.compactAfterUpdates,
@@ -97,22 +137,34 @@ export class TandemServer {
           this.rooms.forget(room)
         },
         compacted: (room, size) => this.logger.debug({ room, ...size }, 'compacted'),
-        refusedWrite: (room) =>
-          this.logger.info({ room }, 'refused an update from a read-only connection'),
+        stored: (_room, bytes, milliseconds) => this.metrics.stored(bytes, milliseconds),
+        receivedUpdate: () => this.metrics.updatesReceived.inc(),
+        refusedWrite: (room, peer) => {
+          this.logger.info({ room }, 'refused an update from a read-only connection')
+          this.metrics.refusedWrites.inc()
+          const over = this.limiters.get(peer)?.refusedWrite()
+          if (over) this.closeForRate(peer, room, over)
+        },
         sessionStorageFailed: (room, error) =>
           this.logger.warn({ room, err: error }, 'could not read or write a session'),
         relayFailed: (room, error) => this.logger.warn({ room, err: error }, 'relay failed'),
       },
     })
-    this.sockets = new WebSocketServer({
-      noServer: true,
-      maxPayload: options.maxMessageBytes ?? 32 * 1024 * 1024,
+    this.sockets = new WebSocketServer({ noServer: true, maxPayload: maxMessageBytes })
+    // Failures here are bugs, not one client's doing: log them, and keep the process up.
+    this.http = createServer((request, response) => {
+      this.answerRequest(request, response).catch((error: unknown) => {
+        this.logger.error({ err: error }, 'request failed')
+        if (!response.headersSent) response.writeHead(500)
+        response.end()
+      })
     })
-    this.http = createServer((request, response) => void this.answerRequest(request, response))
-    this.http.on(
-      'upgrade',
-      (request, socket, head) => void this.answerUpgrade(request, socket, head),
-    )
+    this.http.on('upgrade', (request: IncomingMessage, socket: Duplex, head: Buffer) => {
+      this.answerUpgrade(request, socket, head).catch((error: unknown) => {
+        this.logger.error({ err: error }, 'upgrade failed')
+        socket.destroy()
+      })
+    })
     this.pinger = setInterval(() => this.pingAll(), options.pingIntervalMs ?? 30_000)
     this.pinger.unref()
   }
@@ -145,17 +197,22 @@ export class TandemServer {
   }
 
   private async answerRequest(request: IncomingMessage, response: ServerResponse): Promise<void> {
-    const path = new URL(request.url ?? '/', 'http://localhost').pathname
+    const path = pathOf(request)
     if (path === '/healthz') return void response.writeHead(200).end('ok')
+    if (path === '/metrics') {
+      return void response
+        .writeHead(200, { 'content-type': METRICS_CONTENT_TYPE })
+        .end(this.metrics.render())
+    }
     // A client whose upgrade failed asks the same URL over HTTP to learn why (see `connect`).
-    const access = await this.authorizeRequest(request)
+    const address = clientAddress(request, this.options.trustProxy ?? false)
+    const access = await this.authorizeRequest(request, address)
+    const refusal = 'refusal' in access ? access.refusal : this.limits.check(access.room, address)
     const headers = {
       'content-type': 'text/plain; charset=utf-8',
       'access-control-allow-origin': '*',
     }
-    if ('refusal' in access) {
-      return void response.writeHead(access.refusal.status, headers).end(access.refusal.reason)
-    }
+    if (refusal) return void response.writeHead(refusal.status, headers).end(refusal.reason)
     response.writeHead(426, headers).end('this address takes WebSocket connections')
   }
 
@@ -165,21 +222,43 @@ export class TandemServer {
     head: Buffer,
   ): Promise<void> {
     socket.on('error', () => socket.destroy())
-    if (this.closing) return refuseUpgrade(socket, 503, 'server shutting down')
-    const access = await this.authorizeRequest(request)
-    if ('refusal' in access)
-      return refuseUpgrade(socket, access.refusal.status, access.refusal.reason)
+    const refuse = (refusal: AuthRefusal | Refusal | LimitRefusal) => {
+      this.metrics.connectionsRefused.inc({ reason: causeOf(refusal) })
+      refuseUpgrade(socket, refusal.status, refusal.reason)
+    }
+    if (this.closing) return refuse(new Refusal(503, 'server shutting down'))
+    const address = clientAddress(request, this.options.trustProxy ?? false)
+    const access = await this.authorizeRequest(request, address)
+    if ('refusal' in access) return refuse(access.refusal)
+    // Checked and taken at once, after the last wait, so concurrent upgrades count right.
+    const admitted = this.limits.admit(access.room, address)
+    if ('refusal' in admitted) return refuse(admitted.refusal)
+    // The slot is the socket's, given back however the socket ends.
+    socket.once('close', admitted.release)
+    if (socket.destroyed) return admitted.release()
     this.sockets.handleUpgrade(request, socket, head, (ws) => {
-      void this.accept(ws, access.room, access.authorization)
+      this.accept(ws, access.room, access.authorization).catch((error: unknown) => {
+        this.logger.error({ room: access.room, err: error }, 'could not accept a connection')
+        ws.terminate()
+      })
     })
   }
 
-  /** The room a request names and what it may do there, or why not. */
+  /**
+   * The room a request names and what it may do there, or why not. An address already at
+   * its limit is refused before `authorize` runs, so a flood costs it nothing.
+   */
   private async authorizeRequest(
     request: IncomingMessage,
-  ): Promise<{ room: string; authorization: Authorization } | { refusal: AuthRefusal | Refusal }> {
+    address: string,
+  ): Promise<
+    | { room: string; authorization: Authorization }
+    | { refusal: AuthRefusal | Refusal | LimitRefusal }
+  > {
     const room = roomOf(request)
     if (room === null) return { refusal: new Refusal(400, 'the URL path must name a room') }
+    const tooMany = this.limits.checkAddress(address)
+    if (tooMany) return { refusal: tooMany }
     try {
       const authorization = this.options.authorize
         ? await this.options.authorize(request, room)
@@ -200,10 +279,22 @@ export class TandemServer {
     // A socket error (an oversized or invalid frame) closes that connection; without a
     // listener it would end the process.
     ws.on('error', (error) => this.logger.warn({ room: roomName, err: error }, 'connection error'))
+    this.metrics.connectionsOpened.inc()
+    const peer = socketPeer(ws, authorization, this.metrics)
+    const limiter = new RateLimiter(this.rateLimits)
+    this.limiters.set(peer, limiter)
     // Messages may arrive while the room loads: keep them, in order, until it has.
     const early: Uint8Array[] = []
-    const keep = (data: Buffer) => early.push(new Uint8Array(data))
-    ws.on('message', keep)
+    let deliver = (data: Uint8Array) => {
+      early.push(data)
+    }
+    ws.on('message', (data: Buffer) => {
+      if (ws.readyState !== ws.OPEN) return
+      this.metrics.bytesReceived.inc({}, data.length)
+      const over = limiter.message(data.length)
+      if (over) return this.closeForRate(peer, roomName, over)
+      deliver(new Uint8Array(data))
+    })
     let room: Room
     try {
       room = await this.rooms.open(roomName)
@@ -211,19 +302,24 @@ export class TandemServer {
       this.logger.error({ room: roomName, err: error }, 'could not load the room')
       return ws.close(CloseCode.storageFailed, 'could not load the document')
     }
-    const peer = socketPeer(ws, authorization)
-    ws.off('message', keep)
     if (ws.readyState !== ws.OPEN) return this.rooms.release(room)
-    room.join(peer)
+    try {
+      room.join(peer)
+    } catch (error) {
+      // The room's storage failed while this connection waited for it.
+      this.logger.error({ room: roomName, err: error }, 'could not join the room')
+      return ws.close(CloseCode.storageFailed, 'could not load the document')
+    }
     const receive = (data: Uint8Array) => {
       try {
         room.receive(peer, data)
       } catch (error) {
         this.logger.warn({ room: roomName, err: error }, 'malformed message')
+        this.metrics.malformedCloses.inc()
         ws.close(CloseCode.malformed, 'malformed message')
       }
     }
-    ws.on('message', (data: Buffer) => receive(new Uint8Array(data)))
+    deliver = receive
     ws.on('close', () => {
       room.leave(peer)
       this.rooms.release(room)
@@ -232,11 +328,21 @@ export class TandemServer {
       alive.add(ws)
     })
     alive.add(ws)
-    for (const data of early) receive(data)
+    for (const data of early.splice(0)) {
+      if (ws.readyState !== ws.OPEN) break
+      receive(data)
+    }
     this.logger.debug(
       { room: roomName, role: authorization.role, user: authorization.user },
       'joined',
     )
+  }
+
+  /** Closes `peer`'s connection for going over the rate limit `kind`. */
+  private closeForRate(peer: Peer, room: string, kind: RateLimitKind): void {
+    this.logger.warn({ room, limit: kind }, 'closed a connection over its rate limit')
+    this.metrics.rateLimitCloses.inc({ limit: kind })
+    peer.close(POLICY_VIOLATION, RATE_LIMIT_REASON[kind])
   }
 
   private pingAll(): void {
@@ -266,8 +372,30 @@ const STATUS_TEXT: Record<number, string> = {
   400: 'Bad Request',
   401: 'Unauthorized',
   403: 'Forbidden',
+  429: 'Too Many Requests',
   500: 'Internal Server Error',
   503: 'Service Unavailable',
+}
+
+/** The `reason` label a refusal is counted under. */
+const causeOf = (refusal: AuthRefusal | Refusal | LimitRefusal): RefusalCause => {
+  if (!(refusal instanceof AuthRefusal || refusal instanceof Refusal)) return refusal.cause
+  const byStatus: Record<number, RefusalCause> = {
+    400: 'bad_request',
+    401: 'unauthorized',
+    403: 'forbidden',
+    503: 'shutting_down',
+  }
+  return byStatus[refusal.status] ?? 'error'
+}
+
+/** The path of a request's URL, or null when the URL does not parse. */
+const pathOf = (request: IncomingMessage): string | null => {
+  try {
+    return new URL(request.url ?? '/', 'http://localhost').pathname
+  } catch {
+    return null
+  }
 }
 
 const refuseUpgrade = (socket: Duplex, status: number, reason: string): void => {
@@ -282,7 +410,8 @@ const refuseUpgrade = (socket: Duplex, status: number, reason: string): void => 
 /** The room a request's path names (URL-decoded), or null. */
 const roomOf = (request: IncomingMessage): string | null => {
   try {
-    const path = new URL(request.url ?? '/', 'http://localhost').pathname
+    const path = pathOf(request)
+    if (path === null) return null
     const room = decodeURIComponent(path.slice(1))
     checkRoom(room)
     return room
@@ -291,12 +420,18 @@ const roomOf = (request: IncomingMessage): string | null => {
   }
 }
 
-const socketPeer = (ws: WebSocket, { role, user }: Authorization): Peer => ({
+const socketPeer = (
+  ws: WebSocket,
+  { role, user }: Authorization,
+  metrics: ServerMetrics,
+): Peer => ({
   role,
   user,
   awarenessClients: new Set(),
   send(message) {
-    if (ws.readyState === ws.OPEN) ws.send(message)
+    if (ws.readyState !== ws.OPEN) return
+    metrics.bytesSent.inc({}, message.length)
+    ws.send(message)
   },
   close(code, reason) {
     ws.close(code, reason)
