@@ -30,9 +30,21 @@ const USAGE = `usage: tandem-server [--port 1234] [--host 127.0.0.1] [--data ./d
                      [--auth-secret SECRET]
                      [--postgres <url> [--postgres-schema public]]
                      [--redis <url> [--redis-prefix tandem:]]   (needs --postgres)
+                     [--max-connections-per-room 1000] [--max-connections-per-ip 100] [--trust-proxy]
+                     [--max-message-bytes 33554432] [--max-messages-per-second 100]
+                     [--max-bytes-per-second 1048576]
        tandem-server token --help`
 
 const LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']
+
+/** The limit flag `name`: a positive integer or `Infinity`, undefined when not given. */
+const limit = (values: Record<string, unknown>, name: string): number | undefined => {
+  const text = values[name]
+  if (text === undefined) return undefined
+  const value = Number(text)
+  if (value === Number.POSITIVE_INFINITY || (Number.isSafeInteger(value) && value > 0)) return value
+  throw new Error(`--${name} must be a positive integer or Infinity, got ${text}`)
+}
 
 /** Parses the command line; exits with the usage on bad input. */
 const readOptions = () => {
@@ -48,6 +60,12 @@ const readOptions = () => {
         'postgres-schema': { type: 'string' },
         redis: { type: 'string' },
         'redis-prefix': { type: 'string' },
+        'max-connections-per-room': { type: 'string' },
+        'max-connections-per-ip': { type: 'string' },
+        'trust-proxy': { type: 'boolean', default: false },
+        'max-message-bytes': { type: 'string' },
+        'max-messages-per-second': { type: 'string' },
+        'max-bytes-per-second': { type: 'string' },
         help: { type: 'boolean', default: false },
       },
       strict: true,
@@ -86,6 +104,16 @@ const readOptions = () => {
       postgresSchema: values['postgres-schema'],
       redis: values.redis,
       redisPrefix: values['redis-prefix'],
+      limits: {
+        maxConnectionsPerRoom: limit(values, 'max-connections-per-room'),
+        maxConnectionsPerIp: limit(values, 'max-connections-per-ip'),
+        trustProxy: values['trust-proxy'],
+        maxMessageBytes: limit(values, 'max-message-bytes'),
+        rateLimits: {
+          messagesPerSecond: limit(values, 'max-messages-per-second'),
+          bytesPerSecond: limit(values, 'max-bytes-per-second'),
+        },
+      },
     }
   } catch (error) {
     console.error(`tandem-server: ${error instanceof Error ? error.message : error}\n${USAGE}`)
@@ -142,7 +170,7 @@ const main = async () => {
   }
   const authorize =
     options.authSecret === undefined ? {} : { authorize: tokenAuthorizer(options.authSecret) }
-  const server = new TandemServer({ store, relay, logger, ...authorize })
+  const server = new TandemServer({ store, relay, logger, ...authorize, ...options.limits })
   const port = await server.listen(options.port, options.host)
   logger.info(
     {
