@@ -12,7 +12,14 @@ export {
 } from './auth/tokens.js'
 export { MessageType } from './protocol.js'
 export { RATE_LIMIT_REASON, type RateLimitKind, type RateLimits } from './rate-limit.js'
-export { CloseCode, type Peer, type Role, Room, type RoomOptions } from './room.js'
+export {
+  CloseCode,
+  MAX_AWARENESS_CLIENTS_PER_CONNECTION,
+  type Peer,
+  type Role,
+  Room,
+  type RoomOptions,
+} from './room.js'
 export { RoomRegistry, type RoomRegistryOptions } from './rooms.js'
 export { RedisRelay, type RedisRelayOptions } from './scale/redis-relay.js'
 export {

@@ -4,10 +4,12 @@
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import * as encoding from 'lib0/encoding'
 import { afterAll, describe, expect, it } from 'vitest'
+import * as awarenessProtocol from 'y-protocols/awareness'
 import * as Y from 'yjs'
-import { updateMessage } from './protocol.js'
-import { type Peer, Room } from './room.js'
+import { MessageType, updateMessage } from './protocol.js'
+import { CloseCode, MAX_AWARENESS_CLIENTS_PER_CONNECTION, type Peer, Room } from './room.js'
 import { SqliteStore } from './storage/sqlite-store.js'
 
 const dir = mkdtempSync(join(tmpdir(), 'tandem-room-'))
@@ -43,6 +45,48 @@ describe('Room', () => {
     for (const update of stored.updates) Y.applyUpdate(copy, update)
     expect(copy.getText('text').toString()).toBe(source.getText('text').toString())
     expect(stored.size.updates).toBe(200)
+    await store.close()
+  })
+})
+
+describe('Room awareness', () => {
+  /** An awareness update from `count` new clients, each with a small state. */
+  const awarenessOf = (count: number, firstId: number) => {
+    const doc = new Y.Doc()
+    const awareness = new awarenessProtocol.Awareness(doc)
+    const ids: number[] = []
+    for (let i = 0; i < count; i++) {
+      const id = firstId + i
+      awareness.states.set(id, { user: { name: `tab ${i}` } })
+      awareness.meta.set(id, { clock: 1, lastUpdated: Date.now() })
+      ids.push(id)
+    }
+    const update = awarenessProtocol.encodeAwarenessUpdate(awareness, ids)
+    awareness.destroy()
+    const encoder = encoding.createEncoder()
+    encoding.writeVarUint(encoder, MessageType.awareness)
+    encoding.writeVarUint8Array(encoder, update)
+    return encoding.toUint8Array(encoder)
+  }
+
+  it('closes a connection that speaks for too many awareness clients, and drops their states', async () => {
+    const store = SqliteStore.open({ file: join(dir, 'awareness.sqlite') })
+    const room = await Room.load('r', store)
+    const closed: number[] = []
+    const greedy = { ...peer(), close: (code: number) => closed.push(code) }
+    room.join(greedy)
+    room.receive(greedy, awarenessOf(MAX_AWARENESS_CLIENTS_PER_CONNECTION, 1000))
+    expect(closed).toEqual([])
+    expect(room.awareness.getStates().size).toBe(MAX_AWARENESS_CLIENTS_PER_CONNECTION)
+    // One update naming too many at once is refused before it is applied.
+    room.receive(greedy, awarenessOf(MAX_AWARENESS_CLIENTS_PER_CONNECTION + 1, 5000))
+    expect(closed).toEqual([CloseCode.policy])
+    expect(room.awareness.getStates().size).toBe(MAX_AWARENESS_CLIENTS_PER_CONNECTION)
+    // Adding one more client over several updates closes it too, and its states go.
+    room.receive(greedy, awarenessOf(1, 9000))
+    expect(closed).toEqual([CloseCode.policy, CloseCode.policy])
+    expect(room.awareness.getStates().size).toBe(0)
+    await room.close()
     await store.close()
   })
 })

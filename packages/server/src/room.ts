@@ -47,7 +47,15 @@ export const CloseCode = {
   storageFailed: 1011,
   /** A message that does not decode. */
   malformed: 1007,
+  /** A message against the server's rules (too much awareness, too fast). */
+  policy: 1008,
 } as const
+
+/**
+ * The awareness clients one connection may speak for: itself and the tabs of its browser that
+ * relay through it. More would let one connection fill the room's memory and every peer's.
+ */
+export const MAX_AWARENESS_CLIENTS_PER_CONNECTION = 64
 
 /** What a room reports to the server around it (logs, metrics). */
 export interface RoomEvents {
@@ -195,11 +203,7 @@ export class Room {
         this.receiveSync(peer, decoder)
         return
       case MessageType.awareness:
-        awarenessProtocol.applyAwarenessUpdate(
-          this.awareness,
-          decoding.readVarUint8Array(decoder),
-          peer,
-        )
+        this.receiveAwareness(peer, decoding.readVarUint8Array(decoder))
         return
       case MessageType.queryAwareness:
         peer.send(awarenessMessage(this.awareness, [...this.awareness.getStates().keys()]))
@@ -252,6 +256,21 @@ export class Room {
     this.options.events?.receivedUpdate?.(this.name, update.length)
     if (peer.role === 'read') this.refuseWrite(peer, update)
     else Y.applyUpdate(this.doc, update, peer)
+  }
+
+  /** Applies `peer`'s awareness update, unless it would speak for too many clients. */
+  private receiveAwareness(peer: Peer, update: Uint8Array): void {
+    const clients = decoding.readVarUint(decoding.createDecoder(update))
+    if (clients > MAX_AWARENESS_CLIENTS_PER_CONNECTION) {
+      peer.close(CloseCode.policy, 'too many awareness clients on one connection')
+      return
+    }
+    awarenessProtocol.applyAwarenessUpdate(this.awareness, update, peer)
+    if (peer.awarenessClients.size > MAX_AWARENESS_CLIENTS_PER_CONNECTION) {
+      // Leaving removes every state it spoke for.
+      peer.close(CloseCode.policy, 'too many awareness clients on one connection')
+      this.leave(peer)
+    }
   }
 
   /** Sends `peer` its user's last session (an empty one when it has no user or none is kept). */
