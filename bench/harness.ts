@@ -136,6 +136,8 @@ export interface ValueReportSpec {
   readonly name: string
   readonly value: number | (() => number | Promise<number>)
   readonly unit: string
+  /** A bound on the value itself, e.g. `'>= 1'` for a throughput ratio measured by the suite. */
+  readonly target?: Target
 }
 
 /** What a suite's `define` gets. */
@@ -224,6 +226,10 @@ export interface ReportRowResult {
   /** From the fastest run. */
   readonly best: number | null
   readonly runs: number
+  /** A value row's target, checked against its value; null for case rows. */
+  readonly target: Target | null
+  /** Null without a target, or when the value could not be computed. */
+  readonly met: boolean | null
   readonly error: string | null
 }
 
@@ -384,6 +390,7 @@ export async function runSuite(suite: Suite, options: RunSuiteOptions): Promise<
       rows.push(ratioRow('scaling', spec.name ?? `${a.ref.name} vs ${b.ref.name}`, a, b, spec))
     },
     report: (spec) => {
+      if (!('case' in spec) && spec.target !== undefined) parseTarget(spec.target)
       if ('case' in spec) {
         const entry = entryOf(spec.case, 'case')
         if (spec.unit.includes('op') && entry.spec.ops === undefined) {
@@ -712,6 +719,8 @@ function reportRow(name: string, entry: CaseEntry, unit: TimeUnit): ReportRowRes
     value: convert(median),
     best: convert(min),
     runs: entry.samples.length,
+    target: null,
+    met: null,
     error: entry.error,
   }
 }
@@ -734,6 +743,8 @@ async function valueRow(spec: ValueReportSpec, errors: string[]): Promise<Report
     value,
     best: null,
     runs: 0,
+    target: spec.target ?? null,
+    met: value === null || spec.target === undefined ? null : meets(value, spec.target),
     error,
   }
 }

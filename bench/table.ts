@@ -56,10 +56,13 @@ export function formatSummary(results: readonly SuiteResult[]): string {
   for (const suite of results) {
     if (suite.error !== null) failed.push(`${suite.name}: ${suite.error.split('\n')[0]}`)
     for (const row of suite.rows) {
-      if (row.kind === 'report') continue
       if (row.met === true) met++
       else if (row.met === false) {
-        missed.push(`${suite.name} / ${row.name}: ${formatRatio(row.ratio)} (target ${row.target})`)
+        const figure =
+          row.kind === 'report'
+            ? `${formatNumber(row.value ?? Number.NaN)} ${row.unit}`
+            : formatRatio(row.ratio)
+        missed.push(`${suite.name} / ${row.name}: ${figure} (target ${row.target})`)
       }
     }
   }
@@ -85,8 +88,8 @@ function reportCells(row: ReportRowResult): string[] {
     '',
     '',
     '',
-    '',
-    '',
+    row.target ?? '',
+    row.error !== null || row.met === null ? '' : row.met ? '✓' : '✗',
     row.case === null ? '' : String(row.runs),
   ]
 }
