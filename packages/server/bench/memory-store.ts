@@ -1,0 +1,100 @@
+/**
+ * `MemoryStore`: a `DocumentStore` that keeps everything in this process's memory. Nothing
+ * survives the process; it exists so that the load benchmark can measure the server without
+ * storage, as a peer without a persistence extension runs.
+ */
+import * as Y from 'yjs'
+import {
+  checkRoom,
+  type DocumentStore,
+  type LogSize,
+  StorageError,
+  type StoredDocument,
+} from '../src/storage/document-store.js'
+
+/**
+ * A `DocumentStore` in memory: appends resolve at once, and are lost with the process.
+ *
+ * @example const server = new TandemServer({ store: new MemoryStore() })
+ */
+export class MemoryStore implements DocumentStore {
+  private readonly logs = new Map<string, { updates: Uint8Array[]; bytes: number }>()
+  private readonly sessions = new Map<string, string>()
+  private readonly meta = new Map<string, string>()
+  private closed = false
+
+  async load(room: string): Promise<StoredDocument> {
+    this.check(room)
+    const log = this.logs.get(room)
+    return log === undefined
+      ? { updates: [], size: { updates: 0, bytes: 0 } }
+      : { updates: [...log.updates], size: sizeOf(log) }
+  }
+
+  async append(room: string, update: Uint8Array): Promise<LogSize> {
+    this.check(room)
+    if (!(update instanceof Uint8Array)) {
+      throw new TypeError(`an update must be a Uint8Array, got ${typeof update}`)
+    }
+    let log = this.logs.get(room)
+    if (log === undefined) {
+      log = { updates: [], bytes: 0 }
+      this.logs.set(room, log)
+    }
+    log.updates.push(update)
+    log.bytes += update.length
+    return sizeOf(log)
+  }
+
+  async compact(room: string): Promise<LogSize> {
+    this.check(room)
+    const log = this.logs.get(room)
+    if (log === undefined) return { updates: 0, bytes: 0 }
+    if (log.updates.length > 1) {
+      const merged = Y.mergeUpdates(log.updates)
+      log.updates = [merged]
+      log.bytes = merged.length
+    }
+    return sizeOf(log)
+  }
+
+  async saveSession(room: string, user: string, session: string): Promise<void> {
+    this.check(room)
+    this.sessions.set(JSON.stringify([room, user]), session)
+  }
+
+  async loadSession(room: string, user: string): Promise<string | null> {
+    this.check(room)
+    return this.sessions.get(JSON.stringify([room, user])) ?? null
+  }
+
+  async setMeta(room: string, key: string, value: string | null): Promise<void> {
+    this.check(room)
+    const id = JSON.stringify([room, key])
+    if (value === null) this.meta.delete(id)
+    else this.meta.set(id, value)
+  }
+
+  async getMeta(room: string, key: string): Promise<string | null> {
+    this.check(room)
+    return this.meta.get(JSON.stringify([room, key])) ?? null
+  }
+
+  async listRooms(): Promise<string[]> {
+    return [...this.logs.keys()].sort()
+  }
+
+  async close(): Promise<void> {
+    this.closed = true
+  }
+
+  private check(room: string): void {
+    if (this.closed) throw new StorageError('the memory store is closed')
+    checkRoom(room)
+  }
+}
+
+const sizeOf = (log: { updates: readonly Uint8Array[]; bytes: number }): LogSize => ({
+  updates: log.updates.length,
+  bytes: log.bytes,
+})
