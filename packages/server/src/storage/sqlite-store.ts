@@ -52,6 +52,9 @@ const EMPTY: LogSize = { updates: 0, bytes: 0 }
  * @example const store = SqliteStore.open({ file: './data/tandem.sqlite' })
  */
 export class SqliteStore implements DocumentStore {
+  /** Appends waiting for the next commit (see `append`). */
+  private uncommitted: PendingAppend[] = []
+
   private readonly statements
 
   private constructor(
@@ -121,15 +124,19 @@ export class SqliteStore implements DocumentStore {
     })
   }
 
+  /**
+   * Appends `update` in the next commit: every append of one turn of the event loop (of any
+   * room) is committed in one transaction, so a burst of updates costs one sync to disk, not
+   * one each. Resolves once that commit is on disk.
+   */
   async append(room: string, update: Uint8Array): Promise<LogSize> {
     checkRoom(room)
     checkUpdate(update)
-    return this.run(
-      this.db.transaction(() => {
-        this.statements.insert.run(room, update)
-        return this.statements.grow.get(room, update.length) as LogSize
-      }),
-    )
+    if (!this.db.open) throw new StorageError(`the SQLite store at ${this.file} is closed`)
+    return new Promise<LogSize>((resolve, reject) => {
+      this.uncommitted.push({ room, update, resolve, reject })
+      if (this.uncommitted.length === 1) setImmediate(() => this.commit())
+    })
   }
 
   async compact(room: string): Promise<LogSize> {
@@ -184,7 +191,30 @@ export class SqliteStore implements DocumentStore {
   }
 
   async close(): Promise<void> {
+    this.commit()
     if (this.db.open) this.db.close()
+  }
+
+  /** Commits the appends waiting, in one transaction; each learns its outcome. */
+  private commit(): void {
+    const appends = this.uncommitted
+    if (appends.length === 0) return
+    this.uncommitted = []
+    let sizes: LogSize[]
+    try {
+      sizes = this.run(
+        this.db.transaction(() =>
+          appends.map(({ room, update }) => {
+            this.statements.insert.run(room, update)
+            return this.statements.grow.get(room, update.length) as LogSize
+          }),
+        ),
+      )
+    } catch (error) {
+      for (const { reject } of appends) reject(error)
+      return
+    }
+    appends.forEach(({ resolve }, i) => resolve(sizes[i]!))
   }
 
   private sizeOf(room: string): LogSize {
@@ -202,6 +232,14 @@ export class SqliteStore implements DocumentStore {
       })
     }
   }
+}
+
+/** An append waiting for its commit. */
+interface PendingAppend {
+  readonly room: string
+  readonly update: Uint8Array
+  resolve(size: LogSize): void
+  reject(error: unknown): void
 }
 
 const checkUpdate = (update: Uint8Array): void => {
