@@ -44,7 +44,9 @@ describe('Room', () => {
     const copy = new Y.Doc()
     for (const update of stored.updates) Y.applyUpdate(copy, update)
     expect(copy.getText('text').toString()).toBe(source.getText('text').toString())
-    expect(stored.size.updates).toBe(200)
+    // Updates that arrived together are stored merged, one per sender and write.
+    expect(stored.size.updates).toBeGreaterThan(0)
+    expect(stored.size.updates).toBeLessThan(200)
     await store.close()
   })
 })

@@ -102,6 +102,8 @@ export class Room {
   private readonly peers = new Set<Peer>()
   /** Appends in flight, in order; a sync reply waits for them. */
   private writes: Promise<void> = Promise.resolve()
+  /** Updates received and not yet handed to the store, in order, with their senders. */
+  private unstored: { update: Uint8Array; origin: unknown; received: number }[] = []
   private readonly sessions: RoomSessions
   private compacting = false
   private closed = false
@@ -324,20 +326,47 @@ export class Room {
       this.broadcast(updateMessage(update), null)
       return
     }
-    const started = performance.now()
-    this.writes = this.writes.then(async () => {
-      // A closing room still stores what it received; one whose storage failed stores nothing.
-      if (this.failed) return
-      try {
-        const size = await this.store.append(this.name, update)
-        this.options.events?.stored?.(this.name, update.length, performance.now() - started)
+    this.unstored.push({ update, origin, received: performance.now() })
+    if (this.unstored.length === 1) this.writes = this.writes.then(() => this.storeUnstored())
+  }
+
+  /**
+   * Stores every update received since the last write, merged into one per sender, and once
+   * the store has them relays each to the other connections (and instances). Under load a
+   * write gathers what arrived while the previous one was on its way to disk.
+   */
+  private async storeUnstored(): Promise<void> {
+    const batch = this.unstored
+    this.unstored = []
+    // A closing room still stores what it received; one whose storage failed stores nothing.
+    if (this.failed || batch.length === 0) return
+    const bySender = new Map<unknown, Uint8Array[]>()
+    for (const { update, origin } of batch) {
+      const updates = bySender.get(origin)
+      if (updates) updates.push(update)
+      else bySender.set(origin, [update])
+    }
+    const merged = [...bySender].map(([origin, updates]) => ({
+      origin,
+      update: updates.length === 1 ? updates[0]! : Y.mergeUpdates(updates),
+    }))
+    try {
+      const sizes = await Promise.all(
+        merged.map(({ update }) => this.store.append(this.name, update)),
+      )
+      const now = performance.now()
+      for (const { update, received } of batch) {
+        this.options.events?.stored?.(this.name, update.length, now - received)
+      }
+      for (const { update, origin } of merged) {
         this.broadcast(updateMessage(update), origin)
         this.publish(RelayKind.update, update)
-        if (!this.closed) this.scheduleCompaction(size)
-      } catch (error) {
-        this.failStorage(error)
       }
-    })
+      const largest = sizes.reduce((a, b) => (b.updates > a.updates ? b : a))
+      if (!this.closed) this.scheduleCompaction(largest)
+    } catch (error) {
+      this.failStorage(error)
+    }
   }
 
   /**
