@@ -214,7 +214,9 @@ export class SqliteStore implements DocumentStore {
       for (const { reject } of appends) reject(error)
       return
     }
-    appends.forEach(({ resolve }, i) => resolve(sizes[i]!))
+    appends.forEach(({ resolve }, i) => {
+      resolve(sizes[i]!)
+    })
   }
 
   private sizeOf(room: string): LogSize {
