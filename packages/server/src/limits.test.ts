@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import * as encoding from 'lib0/encoding'
 import { afterAll, afterEach, describe, expect, it, vi } from 'vitest'
-import { WebSocket } from 'ws'
+import type { WebSocket } from 'ws'
 import * as syncProtocol from 'y-protocols/sync'
 import * as Y from 'yjs'
 import { ConnectionLimits } from './connection-limits.js'
@@ -16,6 +16,7 @@ import { SqliteStore } from './storage/sqlite-store.js'
 import { type Authorize, TandemServer, type TandemServerOptions } from './tandem-server.js'
 import { openClient, type StockClient } from './testing/clients.js'
 import { ServerProcess } from './testing/server-process.js'
+import { openUpgrade } from './testing/upgrade.js'
 
 const WAIT = { timeout: 10_000, interval: 20 }
 const dir = mkdtempSync(join(tmpdir(), 'tandem-limits-'))
@@ -41,18 +42,11 @@ const client = (url: string, room: string, params?: Record<string, string>) => {
 }
 
 /** How an upgrade to `url` ends: 101 when it opened (the socket is kept), or the refusal. */
-const upgrade = (url: string, headers: Record<string, string> = {}) =>
-  new Promise<{ status: number; body: string; ws: WebSocket }>((resolve, reject) => {
-    const ws = new WebSocket(url, { headers })
-    sockets.push(ws)
-    ws.on('unexpected-response', (_request, response) => {
-      let body = ''
-      response.on('data', (chunk: Buffer) => (body += chunk.toString()))
-      response.on('end', () => resolve({ status: response.statusCode ?? 0, body, ws }))
-    })
-    ws.on('open', () => resolve({ status: 101, body: '', ws }))
-    ws.on('error', reject)
-  })
+const upgrade = async (url: string, headers: Record<string, string> = {}) => {
+  const outcome = await openUpgrade(url, headers)
+  sockets.push(outcome.ws)
+  return outcome
+}
 
 /** The status and body a plain GET of `url` gets (how clients learn why an upgrade failed). */
 const probe = async (url: string) => {

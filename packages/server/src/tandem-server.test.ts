@@ -10,6 +10,7 @@ import { WebSocket } from 'ws'
 import { SqliteStore } from './storage/sqlite-store.js'
 import { type Authorize, AuthRefusal, TandemServer } from './tandem-server.js'
 import { openClient, type StockClient } from './testing/clients.js'
+import { upgradeAnswer } from './testing/upgrade.js'
 
 const WAIT = { timeout: 10_000, interval: 10 }
 const dir = mkdtempSync(join(tmpdir(), 'tandem-server-'))
@@ -115,20 +116,7 @@ describe('TandemServer with stock y-websocket clients', () => {
       return { role: 'write' }
     }
     const { url } = await start({ authorize })
-    const status = (query: string) =>
-      new Promise<{ status: number; body: string }>((resolve, reject) => {
-        const ws = new WebSocket(`${url}/room${query}`)
-        ws.on('unexpected-response', (_request, response) => {
-          let body = ''
-          response.on('data', (chunk: Buffer) => (body += chunk.toString()))
-          response.on('end', () => resolve({ status: response.statusCode ?? 0, body }))
-        })
-        ws.on('open', () => {
-          ws.close()
-          resolve({ status: 101, body: '' })
-        })
-        ws.on('error', reject)
-      })
+    const status = (query: string) => upgradeAnswer(`${url}/room${query}`)
     expect(await status('')).toEqual({ status: 401, body: 'a token is needed' })
     expect(await status('?token=bad')).toEqual({
       status: 403,

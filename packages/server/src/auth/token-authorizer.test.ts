@@ -6,11 +6,11 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, afterEach, describe, expect, it, vi } from 'vitest'
-import { WebSocket } from 'ws'
 import * as Y from 'yjs'
 import { SqliteStore } from '../storage/sqlite-store.js'
 import { TandemServer } from '../tandem-server.js'
 import { openClient, type StockClient } from '../testing/clients.js'
+import { upgradeAnswer } from '../testing/upgrade.js'
 import { NO_TOKEN_REASON, tokenAuthorizer } from './token-authorizer.js'
 import { signToken, type TokenClaims } from './tokens.js'
 
@@ -50,19 +50,7 @@ const client = (url: string, room: string, params?: Record<string, string>) => {
 
 /** The answer to a WebSocket upgrade of `path`: 101 when it opened, else the refusal. */
 const upgrade = (url: string, path: string, headers: Record<string, string> = {}) =>
-  new Promise<{ status: number; body: string }>((resolve, reject) => {
-    const ws = new WebSocket(`${url}${path}`, { headers })
-    ws.on('unexpected-response', (_request, response) => {
-      let body = ''
-      response.on('data', (chunk: Buffer) => (body += chunk.toString()))
-      response.on('end', () => resolve({ status: response.statusCode ?? 0, body }))
-    })
-    ws.on('open', () => {
-      ws.close()
-      resolve({ status: 101, body: '' })
-    })
-    ws.on('error', reject)
-  })
+  upgradeAnswer(`${url}${path}`, headers)
 
 describe('tokenAuthorizer on a TandemServer', () => {
   it('refuses no token, a bad signature, an expired token (401) and a wrong room (403), with the reason', async () => {

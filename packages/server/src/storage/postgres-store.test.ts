@@ -3,54 +3,18 @@
  * database on 127.0.0.1:5432), in a schema of its own that is dropped afterwards. Without a
  * reachable database the tests are skipped, except in CI, where that is a failure.
  */
-import { Client, Pool } from 'pg'
+import { Pool } from 'pg'
 import { afterAll, afterEach, describe, expect, it } from 'vitest'
 import * as Y from 'yjs'
+import { neededServices, POSTGRES_URL } from '../testing/services.js'
 import { describeDocumentStore } from '../testing/store-contract.js'
 import { StorageError } from './document-store.js'
 import { PostgresStore } from './postgres-store.js'
 
-const DATABASE_URL = process.env.TANDEM_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/test'
-
-/** `DATABASE_URL` fit for a message: without its password. */
-const shownUrl = (() => {
-  try {
-    const url = new URL(DATABASE_URL)
-    url.password = ''
-    return url.toString()
-  } catch {
-    return 'TANDEM_POSTGRES_URL'
-  }
-})()
+const DATABASE_URL = POSTGRES_URL
 const SCHEMA = `tandem_test_${process.pid}_${Date.now().toString(36)}`
 
-/** Why PostgreSQL at `DATABASE_URL` cannot be used, or null when it can. */
-const probe = async (): Promise<string | null> => {
-  const client = new Client({ connectionString: DATABASE_URL, connectionTimeoutMillis: 2_000 })
-  client.on('error', () => {})
-  try {
-    await client.connect()
-    await client.query('SELECT 1')
-    return null
-  } catch (error) {
-    return error instanceof Error ? error.message || String(error) : String(error)
-  } finally {
-    await client.end().catch(() => {})
-  }
-}
-
-const unavailable = await probe()
-if (unavailable !== null) {
-  const reason = `PostgreSQL at ${shownUrl} is unreachable (${unavailable})`
-  if (process.env.CI === 'true') {
-    throw new Error(
-      `${reason}. CI needs PostgreSQL there (or at TANDEM_POSTGRES_URL) to test PostgresStore.`,
-    )
-  }
-  console.warn(
-    `Skipping the PostgresStore tests: ${reason}. Start one with trust auth and a "test" database, or set TANDEM_POSTGRES_URL.`,
-  )
-}
+const unavailable = await neededServices('the PostgresStore tests', { postgres: true })
 
 describe.skipIf(unavailable !== null)('PostgresStore on a real database', () => {
   const admin = new Pool({ connectionString: DATABASE_URL, max: 2 })

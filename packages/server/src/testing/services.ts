@@ -1,5 +1,5 @@
 /**
- * The PostgreSQL and Redis the scale-out tests run against (`TANDEM_POSTGRES_URL` and
+ * The PostgreSQL and Redis the storage and scale-out tests run against (`TANDEM_POSTGRES_URL` and
  * `TANDEM_REDIS_URL`, by default on 127.0.0.1), and names of their own for each run. When a
  * service is unreachable the tests are skipped, except in CI, where that is a failure.
  */
@@ -66,25 +66,36 @@ const probeRedis = async (): Promise<string | null> => {
 }
 
 /**
- * Why the scale-out tests named `what` must be skipped (null when both services answer). In CI
- * (`CI=true`) an unreachable service throws instead.
+ * Why the tests named `what` must be skipped (null when every service they need answers). In
+ * CI (`CI=true`) an unreachable service throws instead.
  *
- * @example const skip = await scaleOutServices('the RedisRelay tests'); describe.skipIf(skip !== null)
+ * @example const skip = await neededServices('the PostgresStore tests', { postgres: true })
  */
-export const scaleOutServices = async (what: string): Promise<string | null> => {
-  const reasons = (await Promise.all([probePostgres(), probeRedis()])).filter(
-    (reason) => reason !== null,
-  )
+export const neededServices = async (
+  what: string,
+  needs: { readonly postgres?: boolean; readonly redis?: boolean },
+): Promise<string | null> => {
+  const probes = [needs.postgres ? probePostgres() : null, needs.redis ? probeRedis() : null]
+  const reasons = (await Promise.all(probes)).filter((reason) => reason !== null)
   if (reasons.length === 0) return null
   const reason = reasons.join('; ')
-  if (process.env.CI === 'true') {
-    throw new Error(`${reason}. CI needs PostgreSQL and Redis to run ${what}.`)
-  }
+  const names = [needs.postgres ? 'PostgreSQL' : null, needs.redis ? 'Redis' : null]
+    .filter((name) => name !== null)
+    .join(' and ')
+  if (process.env.CI === 'true') throw new Error(`${reason}. CI needs ${names} to run ${what}.`)
   console.warn(
-    `Skipping ${what}: ${reason}. Start PostgreSQL (trust auth, a "test" database) and Redis on 127.0.0.1, or set TANDEM_POSTGRES_URL and TANDEM_REDIS_URL.`,
+    `Skipping ${what}: ${reason}. Start ${names} on 127.0.0.1 (PostgreSQL with trust auth and a "test" database), or set TANDEM_POSTGRES_URL and TANDEM_REDIS_URL.`,
   )
   return reason
 }
+
+/**
+ * Why the scale-out tests named `what` (PostgreSQL and Redis) must be skipped, or null.
+ *
+ * @example const skip = await scaleOutServices('the RedisRelay tests'); describe.skipIf(skip !== null)
+ */
+export const scaleOutServices = (what: string): Promise<string | null> =>
+  neededServices(what, { postgres: true, redis: true })
 
 /** A PostgreSQL schema and a Redis prefix no other run uses. */
 export const uniqueNames = (label: string): { schema: string; prefix: string } => {
