@@ -1,0 +1,209 @@
+/// <reference lib="dom" />
+/**
+ * What the carets and highlights of the overlay show, derived from the model each pass: the
+ * editor's own selections (its layer decoration of type `cursor`), and every other `cursor`
+ * and `highlight` decoration, among them other peers' carets and selections as
+ * `@tandem/collab` decorates them (`remote-cursor` / `remote-selection` classes with the
+ * peer's `name` and `color` in the properties). `DecorationWatcher` says when to derive again.
+ */
+import type { Decoration, DisplayMarker, DisplayMarkerLayer, TextEditor } from '@tandem/editor'
+import { CompositeDisposable, type DisposableLike, type Point } from '@tandem/text'
+import type { TextMetrics } from './measure.js'
+import { type OverlayBox, rectStyle, rectsForScreenRange } from './overlay.js'
+
+/** The boxes of one pass: highlights go under the text, carets over it. */
+export interface DecorationBoxes {
+  readonly highlights: OverlayBox[]
+  readonly carets: OverlayBox[]
+}
+
+/** The visible rows [`startRow`, `endRow`) and the font's sizes. */
+export interface Viewport {
+  readonly startRow: number
+  readonly endRow: number
+  readonly metrics: TextMetrics
+}
+
+const classList = (...names: unknown[]): string =>
+  names.filter((name) => typeof name === 'string' && name !== '').join(' ')
+
+const colorOf = (value: unknown): string | null =>
+  typeof value === 'string' && /^[#\w(),.%\s-]+$/.test(value) ? value : null
+
+const caretStyle = (position: Point, { characterWidth, lineHeight }: TextMetrics): string =>
+  rectStyle({
+    top: position.row * lineHeight,
+    left: position.column * characterWidth,
+    width: 2,
+    height: lineHeight,
+  })
+
+/** The editor's selections: a highlight for each non-empty one, a caret at each head. */
+const localBoxes = (editor: TextEditor, view: Viewport, boxes: DecorationBoxes): void => {
+  const { startRow, endRow, metrics } = view
+  for (const selection of editor.getSelections()) {
+    const id = selection.marker.id
+    const range = selection.getScreenRange()
+    rectsForScreenRange(
+      range,
+      startRow,
+      endRow,
+      metrics.characterWidth,
+      metrics.lineHeight,
+    ).forEach((rect, i) => {
+      boxes.highlights.push({
+        key: `selection:${id}:${i}`,
+        className: 'tandem-selection',
+        style: rectStyle(rect),
+      })
+    })
+    const head = selection.getHeadScreenPosition()
+    if (head.row >= startRow && head.row < endRow) {
+      boxes.carets.push({
+        key: `cursor:${id}`,
+        className: 'tandem-cursor',
+        style: caretStyle(head, metrics),
+      })
+    }
+  }
+}
+
+/** The markers a decoration draws in the viewport. */
+const markersOf = (decoration: Decoration, view: Viewport): DisplayMarker[] => {
+  const marker = decoration.getMarker()
+  if (marker !== undefined) return marker.isDestroyed() ? [] : [marker]
+  const layer = decoration.target as DisplayMarkerLayer
+  return layer.findMarkers({ intersectsScreenRowRange: [view.startRow, view.endRow - 1] })
+}
+
+const decorationBoxesOf = (
+  decoration: Decoration,
+  view: Viewport,
+  boxes: DecorationBoxes,
+): void => {
+  const { startRow, endRow, metrics } = view
+  const properties = decoration.getProperties()
+  const color = colorOf(properties.color)
+  for (const marker of markersOf(decoration, view)) {
+    const key = `${decoration.id}:${marker.id}`
+    if (properties.type === 'highlight') {
+      const className = classList(
+        String(properties.class ?? '')
+          .split(' ')
+          .includes('remote-selection')
+          ? 'tandem-remote-selection'
+          : 'tandem-highlight',
+        properties.class,
+      )
+      const background =
+        color === null ? '' : `background-color:color-mix(in srgb, ${color} 38%, transparent);`
+      const rects = rectsForScreenRange(
+        marker.getScreenRange(),
+        startRow,
+        endRow,
+        metrics.characterWidth,
+        metrics.lineHeight,
+      )
+      rects.forEach((rect, i) => {
+        boxes.highlights.push({
+          key: `${key}:${i}`,
+          className,
+          style: `position:absolute;${rectStyle(rect)}${background}`,
+        })
+      })
+    } else {
+      const head = marker.getHeadScreenPosition()
+      if (head.row < startRow || head.row >= endRow) continue
+      const name = typeof properties.name === 'string' ? properties.name : null
+      const background = color === null ? '' : `background-color:${color};`
+      boxes.carets.push({
+        key,
+        className: classList('tandem-remote-cursor', properties.class),
+        style: `${caretStyle(head, metrics)}${background}`,
+        ...(name !== null && properties.primary !== false
+          ? {
+              label: {
+                text: name,
+                className: head.row === 0 ? 'tandem-remote-label below' : 'tandem-remote-label',
+                style: background,
+              },
+            }
+          : {}),
+      })
+    }
+  }
+}
+
+/**
+ * The boxes to show for the viewport: the editor's selections, then every other `cursor` or
+ * `highlight` decoration.
+ *
+ * @example const { highlights, carets } = decorationBoxes(editor, { startRow: 0, endRow: 40, metrics })
+ */
+export const decorationBoxes = (editor: TextEditor, view: Viewport): DecorationBoxes => {
+  const boxes: DecorationBoxes = { highlights: [], carets: [] }
+  localBoxes(editor, view, boxes)
+  for (const decoration of editor.getDecorations()) {
+    if (decoration.target === editor.selectionsMarkerLayer) continue
+    if (!decoration.isType(['cursor', 'highlight'])) continue
+    decorationBoxesOf(decoration, view, boxes)
+  }
+  return boxes
+}
+
+/**
+ * Calls `onChange` whenever what `decorationBoxes` derives may have changed: decorations
+ * added, removed or given new properties, and their markers moving or going (the editor's
+ * own selections are followed through the editor's events).
+ *
+ * @example const watcher = new DecorationWatcher(editor, () => view.scheduleUpdate())
+ */
+export class DecorationWatcher {
+  private readonly subscriptions = new CompositeDisposable()
+  private readonly perDecoration = new Map<Decoration, DisposableLike>()
+
+  constructor(
+    readonly editor: TextEditor,
+    private readonly onChange: () => void,
+  ) {
+    for (const decoration of editor.getDecorations()) this.watch(decoration)
+    this.subscriptions.add(
+      editor.onDidAddDecoration((decoration) => this.watch(decoration)),
+      editor.onDidRemoveDecoration((decoration) => this.unwatch(decoration)),
+      editor.onDidUpdateDecorations(onChange),
+      editor.onDidAddSelection(onChange),
+      editor.onDidRemoveSelection(onChange),
+      editor.onDidChangeSelectionRange(onChange),
+      editor.onDidChangeCursorPosition(onChange),
+    )
+  }
+
+  /** Stops watching. */
+  dispose(): void {
+    this.subscriptions.dispose()
+    for (const subscription of this.perDecoration.values()) subscription.dispose()
+    this.perDecoration.clear()
+  }
+
+  private watch(decoration: Decoration): void {
+    if (decoration.target === this.editor.selectionsMarkerLayer) return
+    const marker = decoration.getMarker()
+    const subscriptions = new CompositeDisposable()
+    if (marker !== undefined) {
+      subscriptions.add(marker.onDidChange(this.onChange))
+    } else {
+      const layer = decoration.target as DisplayMarkerLayer
+      subscriptions.add(
+        layer.onDidCreateMarker(this.onChange),
+        layer.onDidChangeMarker(this.onChange),
+        layer.onDidDestroyMarker(this.onChange),
+      )
+    }
+    this.perDecoration.set(decoration, subscriptions)
+  }
+
+  private unwatch(decoration: Decoration): void {
+    this.perDecoration.get(decoration)?.dispose()
+    this.perDecoration.delete(decoration)
+  }
+}

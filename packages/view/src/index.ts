@@ -1,0 +1,18 @@
+/**
+ * @tandem/view: a Tandem TextEditor in the DOM. Screen rows from the display layer (folds,
+ * soft wrap following the element's width), virtual scrolling, a gutter with line numbers,
+ * local carets and selections, other peers' carets with their names and colors and their
+ * selections (the decorations `@tandem/collab` adds), and input with Atom's key bindings:
+ * typing, input methods, the clipboard and the mouse.
+ *
+ * @example
+ * import { TextEditor } from '@tandem/editor'
+ * import { EditorView } from '@tandem/view'
+ * const view = new EditorView(new TextEditor({ text: 'hello' }), document.getElementById('editor')!)
+ */
+export { readTandemMetadata, TANDEM_CLIPBOARD_TYPE } from './clipboard.js'
+export { type Command, type CommandContext, EDITOR_COMMANDS } from './commands.js'
+export { ATOM_KEYMAP, buildKeymap, type Keymap, keystrokeForEvent } from './keymap.js'
+export type { TextMetrics } from './measure.js'
+export { STYLE_ELEMENT_ID } from './styles.js'
+export { EditorView, type EditorViewOptions, type PixelPosition } from './view.js'
