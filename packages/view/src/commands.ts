@@ -1,0 +1,121 @@
+/**
+ * The commands key bindings name, each a call on the editor's Atom API, as Atom's
+ * `text-editor-registry` defines them. The view adds what only it knows (rows per page).
+ */
+import type { TextEditor } from '@tandem/editor'
+
+/** What a command can use: the editor, and the view's page size in rows. */
+export interface CommandContext {
+  readonly editor: TextEditor
+  rowsPerPage(): number
+}
+
+/** A command: runs on the context; returning false means "not handled" (the key goes on). */
+export type Command = (context: CommandContext) => boolean | undefined
+
+const on =
+  (fn: (editor: TextEditor) => unknown): Command =>
+  ({ editor }) => {
+    fn(editor)
+    return true
+  }
+
+/**
+ * Every command by name.
+ *
+ * @example EDITOR_COMMANDS['editor:join-lines']!({ editor, rowsPerPage: () => 20 })
+ */
+export const EDITOR_COMMANDS: Readonly<Record<string, Command>> = Object.freeze({
+  'core:move-up': on((e) => e.moveUp()),
+  'core:move-down': on((e) => e.moveDown()),
+  'core:move-left': on((e) => e.moveLeft()),
+  'core:move-right': on((e) => e.moveRight()),
+  'core:page-up': (c) => on((e) => e.moveUp(c.rowsPerPage()))(c),
+  'core:page-down': (c) => on((e) => e.moveDown(c.rowsPerPage()))(c),
+  'core:select-page-up': (c) => on((e) => e.selectUp(c.rowsPerPage()))(c),
+  'core:select-page-down': (c) => on((e) => e.selectDown(c.rowsPerPage()))(c),
+  'core:move-to-top': on((e) => e.moveToTop()),
+  'core:move-to-bottom': on((e) => e.moveToBottom()),
+  'core:select-up': on((e) => e.selectUp()),
+  'core:select-down': on((e) => e.selectDown()),
+  'core:select-left': on((e) => e.selectLeft()),
+  'core:select-right': on((e) => e.selectRight()),
+  'core:select-to-top': on((e) => e.selectToTop()),
+  'core:select-to-bottom': on((e) => e.selectToBottom()),
+  'core:select-all': on((e) => e.selectAll()),
+  'core:backspace': on((e) => e.backspace()),
+  'core:delete': on((e) => e.delete()),
+  'core:undo': on((e) => e.undo()),
+  'core:redo': on((e) => e.redo()),
+  'core:copy': on((e) => e.copySelectedText()),
+  'core:cut': on((e) => e.cutSelectedText()),
+  'core:paste': on((e) => e.pasteText()),
+  'editor:move-to-first-character-of-line': on((e) => e.moveToFirstCharacterOfLine()),
+  'editor:move-to-beginning-of-line': on((e) => e.moveToBeginningOfLine()),
+  'editor:move-to-beginning-of-screen-line': on((e) => e.moveToBeginningOfScreenLine()),
+  'editor:move-to-end-of-line': on((e) => e.moveToEndOfLine()),
+  'editor:move-to-end-of-screen-line': on((e) => e.moveToEndOfScreenLine()),
+  'editor:move-to-beginning-of-word': on((e) => e.moveToBeginningOfWord()),
+  'editor:move-to-end-of-word': on((e) => e.moveToEndOfWord()),
+  'editor:move-to-beginning-of-next-word': on((e) => e.moveToBeginningOfNextWord()),
+  'editor:move-to-previous-word-boundary': on((e) => e.moveToPreviousWordBoundary()),
+  'editor:move-to-next-word-boundary': on((e) => e.moveToNextWordBoundary()),
+  'editor:move-to-previous-subword-boundary': on((e) => e.moveToPreviousSubwordBoundary()),
+  'editor:move-to-next-subword-boundary': on((e) => e.moveToNextSubwordBoundary()),
+  'editor:move-to-beginning-of-next-paragraph': on((e) => e.moveToBeginningOfNextParagraph()),
+  'editor:move-to-beginning-of-previous-paragraph': on((e) =>
+    e.moveToBeginningOfPreviousParagraph(),
+  ),
+  'editor:select-to-first-character-of-line': on((e) => e.selectToFirstCharacterOfLine()),
+  'editor:select-to-beginning-of-line': on((e) => e.selectToBeginningOfLine()),
+  'editor:select-to-end-of-line': on((e) => e.selectToEndOfLine()),
+  'editor:select-to-beginning-of-word': on((e) => e.selectToBeginningOfWord()),
+  'editor:select-to-end-of-word': on((e) => e.selectToEndOfWord()),
+  'editor:select-to-beginning-of-next-word': on((e) => e.selectToBeginningOfNextWord()),
+  'editor:select-to-previous-word-boundary': on((e) => e.selectToPreviousWordBoundary()),
+  'editor:select-to-next-word-boundary': on((e) => e.selectToNextWordBoundary()),
+  'editor:select-to-previous-subword-boundary': on((e) => e.selectToPreviousSubwordBoundary()),
+  'editor:select-to-next-subword-boundary': on((e) => e.selectToNextSubwordBoundary()),
+  'editor:select-to-beginning-of-next-paragraph': on((e) => e.selectToBeginningOfNextParagraph()),
+  'editor:select-to-beginning-of-previous-paragraph': on((e) =>
+    e.selectToBeginningOfPreviousParagraph(),
+  ),
+  'editor:select-line': on((e) => e.selectLinesContainingCursors()),
+  'editor:select-word': on((e) => e.selectWordsContainingCursors()),
+  'editor:add-selection-below': on((e) =>
+    e.expandSelectionsForward((selection) => selection.addSelectionBelow()),
+  ),
+  'editor:add-selection-above': on((e) =>
+    e.expandSelectionsBackward((selection) => selection.addSelectionAbove()),
+  ),
+  // As Atom: with one selection, the key goes on (to whatever else handles escape).
+  'editor:consolidate-selections': ({ editor }) => editor.consolidateSelections(),
+  'editor:newline': on((e) => e.insertNewline()),
+  'editor:newline-below': on((e) =>
+    e.transact(() => {
+      e.moveToEndOfLine()
+      e.insertNewline()
+    }),
+  ),
+  'editor:indent': on((e) => e.indent()),
+  'editor:indent-selected-rows': on((e) => e.indentSelectedRows()),
+  'editor:outdent-selected-rows': on((e) => e.outdentSelectedRows()),
+  'editor:auto-indent': on((e) => e.autoIndentSelectedRows()),
+  'editor:toggle-line-comments': on((e) => e.toggleLineCommentsInSelection()),
+  'editor:delete-to-beginning-of-word': on((e) => e.deleteToBeginningOfWord()),
+  'editor:delete-to-end-of-word': on((e) => e.deleteToEndOfWord()),
+  'editor:delete-to-previous-word-boundary': on((e) => e.deleteToPreviousWordBoundary()),
+  'editor:delete-to-next-word-boundary': on((e) => e.deleteToNextWordBoundary()),
+  'editor:delete-to-beginning-of-subword': on((e) => e.deleteToBeginningOfSubword()),
+  'editor:delete-to-end-of-subword': on((e) => e.deleteToEndOfSubword()),
+  'editor:delete-to-beginning-of-line': on((e) => e.deleteToBeginningOfLine()),
+  'editor:delete-to-end-of-line': on((e) => e.deleteToEndOfLine()),
+  'editor:delete-line': on((e) => e.deleteLine()),
+  'editor:join-lines': on((e) => e.joinLines()),
+  'editor:cut-to-end-of-line': on((e) => e.cutToEndOfLine()),
+  'editor:fold-selection': on((e) => {
+    for (const selection of e.getSelections()) selection.fold()
+  }),
+  'editor:unfold-all': on((e) => e.unfoldAll()),
+  'editor:toggle-soft-wrap': on((e) => e.toggleSoftWrapped()),
+})
