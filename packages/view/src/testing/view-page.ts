@@ -1,0 +1,220 @@
+/// <reference lib="dom" />
+/// <reference lib="dom.iterable" />
+/**
+ * A browser page for the view's tests and a quick look at the view: editor A (Ada) in a view,
+ * and optionally editor B (Bob) on a second Y.Doc, synced with A's document and awareness in
+ * the page, shown beside it. Each editor shares its selections through `bindAwareness`, so
+ * each view draws the other's caret, name and selection. Driven through `globalThis.viewPage`.
+ */
+import { TextEditor } from '@tandem/editor'
+import * as awarenessProtocol from 'y-protocols/awareness'
+import * as Y from 'yjs'
+import { type AwarenessBinding, bindAwareness } from '../../../collab/src/index.js'
+import { EditorView, type EditorViewOptions } from '../index.js'
+
+/** One side of the page: an editor, its view (when shown) and its awareness binding. */
+export interface PageEditor {
+  readonly editor: TextEditor
+  readonly view: EditorView | null
+  readonly element: HTMLElement | null
+  readonly binding: AwarenessBinding
+}
+
+/** Options of `viewPage.open`. */
+export interface OpenOptions {
+  readonly text: string
+  /** Size of each editor element in pixels (default 640 x 360). */
+  readonly width?: number
+  readonly height?: number
+  /** Make editor B and show it too (default false: A only). */
+  readonly peer?: boolean | 'hidden'
+  readonly view?: EditorViewOptions
+  /** Options of both editors (`softWrapped`, `undoGroupingInterval`, `grammar`, ...). */
+  readonly editor?: Record<string, unknown>
+}
+
+/** The users of the two editors. */
+export const ADA = { name: 'Ada', color: '#1a7f37', colorLight: '#aceebb' }
+export const BOB = { name: 'Bob', color: '#cf222e' }
+
+/** What a test can use in the page. */
+export interface ViewPage {
+  /** Makes the editors (dropping earlier ones). */
+  open(options: OpenOptions): void
+  readonly a: PageEditor
+  readonly b: PageEditor | null
+  /** Publishes both editors' selections and brings both views up to date. */
+  flush(): void
+  /**
+   * Where the browser laid out the boundary before `column` of screen row `row` in side
+   * `side`'s view (client pixels), read from the rendered text itself; null when the row has
+   * no element.
+   */
+  glyphPosition(side: 'a' | 'b', row: number, column: number): { left: number; top: number } | null
+  /** The remote carets drawn in side `side`'s view: label, color, center line and top. */
+  remoteCarets(side: 'a' | 'b'): { name: string | null; color: string; left: number; top: number }[]
+  /** The local carets drawn in side `side`'s view: center line and top. */
+  localCarets(side: 'a' | 'b'): { left: number; top: number }[]
+  /** Waits for two animation frames (what an event-driven update needs to land). */
+  frames(): Promise<void>
+  close(): void
+}
+
+let a: PageEditor | null = null
+let b: PageEditor | null = null
+const disposers: (() => void)[] = []
+
+const makeElement = (width: number, height: number): HTMLElement => {
+  const element = document.createElement('div')
+  element.style.cssText = `width:${width}px;height:${height}px;display:inline-block;margin:8px;border:1px solid #d0d7de;vertical-align:top`
+  document.body.appendChild(element)
+  return element
+}
+
+/** Sends every document and awareness update of one side to the other. */
+const link = (
+  docA: Y.Doc,
+  docB: Y.Doc,
+  awA: awarenessProtocol.Awareness,
+  awB: awarenessProtocol.Awareness,
+) => {
+  const pairs: [Y.Doc, Y.Doc][] = [
+    [docA, docB],
+    [docB, docA],
+  ]
+  for (const [from, to] of pairs) {
+    const onUpdate = (update: Uint8Array, origin: unknown) => {
+      if (origin !== 'link') Y.applyUpdate(to, update, 'link')
+    }
+    from.on('update', onUpdate)
+    disposers.push(() => from.off('update', onUpdate))
+  }
+  const awarenessPairs: [awarenessProtocol.Awareness, awarenessProtocol.Awareness][] = [
+    [awA, awB],
+    [awB, awA],
+  ]
+  for (const [from, to] of awarenessPairs) {
+    const onUpdate = (
+      { added, updated, removed }: { added: number[]; updated: number[]; removed: number[] },
+      origin: unknown,
+    ) => {
+      if (origin === 'link') return
+      const clients = [...added, ...updated, ...removed]
+      const update = awarenessProtocol.encodeAwarenessUpdate(from, clients)
+      awarenessProtocol.applyAwarenessUpdate(to, update, 'link')
+    }
+    from.on('update', onUpdate)
+    disposers.push(() => from.off('update', onUpdate))
+  }
+}
+
+const elementOf = (side: 'a' | 'b'): HTMLElement => {
+  const element = (side === 'a' ? a : b)?.element
+  if (element == null) throw new Error(`no view on side ${side}`)
+  return element
+}
+
+const glyphPosition = (side: 'a' | 'b', row: number, column: number) => {
+  const line = elementOf(side).querySelector<HTMLElement>(`.tandem-line[data-screen-row="${row}"]`)
+  if (line === null) return null
+  const top = line.getBoundingClientRect().top
+  let left = column
+  for (const node of line.childNodes) {
+    const length = node.nodeType === Node.TEXT_NODE ? (node.textContent ?? '').length : 1
+    if (left > length) {
+      left -= length
+      continue
+    }
+    if (node.nodeType !== Node.TEXT_NODE) {
+      const rect = (node as HTMLElement).getBoundingClientRect()
+      return { left: left === 0 ? rect.left : rect.right, top }
+    }
+    const range = document.createRange()
+    range.setStart(node, left)
+    range.setEnd(node, left)
+    return { left: range.getBoundingClientRect().left, top }
+  }
+  return { left: line.getBoundingClientRect().left, top }
+}
+
+const caretCenter = (element: Element) => {
+  const rect = element.getBoundingClientRect()
+  return { left: rect.left + rect.width / 2, top: rect.top }
+}
+
+const viewPage: ViewPage = {
+  glyphPosition,
+  remoteCarets: (side) =>
+    [...elementOf(side).querySelectorAll('.tandem-remote-cursor')].map((caret) => ({
+      name: caret.querySelector('.tandem-remote-label')?.textContent ?? null,
+      color: getComputedStyle(caret).backgroundColor,
+      ...caretCenter(caret),
+    })),
+  localCarets: (side) =>
+    [...elementOf(side).querySelectorAll('.tandem-cursor')].map((caret) => caretCenter(caret)),
+  open(options) {
+    viewPage.close()
+    document.body.style.margin = '0'
+    document.body.style.background = '#ffffff'
+    const width = options.width ?? 640
+    const height = options.height ?? 360
+    const docA = new Y.Doc()
+    const docB = new Y.Doc()
+    const awA = new awarenessProtocol.Awareness(docA)
+    const awB = new awarenessProtocol.Awareness(docB)
+    link(docA, docB, awA, awB)
+    const editorA = new TextEditor({ ...options.editor, doc: docA })
+    editorA.getBuffer().setText(options.text)
+    editorA.getBuffer().clearUndoStack()
+    editorA.setCursorBufferPosition([0, 0])
+    const elementA = makeElement(width, height)
+    const viewA = new EditorView(editorA, elementA, options.view)
+    a = {
+      editor: editorA,
+      view: viewA,
+      element: elementA,
+      binding: bindAwareness(editorA, awA, { user: ADA, throttleMs: 0 }),
+    }
+    if (options.peer) {
+      const editorB = new TextEditor({ ...options.editor, doc: docB })
+      const elementB = options.peer === 'hidden' ? null : makeElement(width, height)
+      b = {
+        editor: editorB,
+        view: elementB === null ? null : new EditorView(editorB, elementB, options.view),
+        element: elementB,
+        binding: bindAwareness(editorB, awB, { user: BOB, throttleMs: 0 }),
+      }
+    }
+    disposers.push(() => {
+      awA.destroy()
+      awB.destroy()
+    })
+  },
+  get a() {
+    if (a === null) throw new Error('call viewPage.open first')
+    return a
+  },
+  get b() {
+    return b
+  },
+  flush() {
+    for (const side of [a, b]) side?.binding.flush()
+    for (const side of [a, b]) side?.view?.updateSync()
+  },
+  frames: () =>
+    new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => resolve()))),
+  close() {
+    for (const side of [a, b]) {
+      if (side === null) continue
+      side.binding.dispose()
+      side.view?.destroy()
+      side.editor.destroy()
+      side.element?.remove()
+    }
+    a = null
+    b = null
+    for (const dispose of disposers.splice(0)) dispose()
+  },
+}
+
+;(globalThis as unknown as { viewPage: ViewPage }).viewPage = viewPage
