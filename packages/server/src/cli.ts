@@ -5,6 +5,7 @@
  *   tandem-server --port 1234 --host 127.0.0.1 --data ./data --log-level info
  *   tandem-server --postgres postgres://tandem@db/tandem --redis redis://cache:6379
  *   tandem-server token --room notes --role read --user ada --ttl 3600
+ *   tandem-server --static apps/playground/dist   (the app at /, rooms under /ws/)
  *
  * Documents are kept in `<data>/tandem.sqlite`, or in PostgreSQL with `--postgres`. With
  * `--redis`, several processes share rooms (they must share the PostgreSQL store too). With
@@ -21,13 +22,14 @@ import { SECRET_VARIABLE, TOKEN_USAGE, tokenCommand, UsageError } from './auth/t
 import { checkSecret } from './auth/tokens.js'
 import { RedisRelay } from './scale/redis-relay.js'
 import type { Relay } from './scale/relay.js'
+import { StaticSite } from './static-site.js'
 import type { DocumentStore } from './storage/document-store.js'
 import { PostgresStore } from './storage/postgres-store.js'
 import { SqliteStore } from './storage/sqlite-store.js'
-import { TandemServer } from './tandem-server.js'
+import { ROOM_PATH, TandemServer } from './tandem-server.js'
 
 const USAGE = `usage: tandem-server [--port 1234] [--host 127.0.0.1] [--data ./data] [--log-level info]
-                     [--auth-secret SECRET]
+                     [--auth-secret SECRET] [--static <dir>]
                      [--postgres <url> [--postgres-schema public]]
                      [--redis <url> [--redis-prefix tandem:]]   (needs --postgres)
                      [--max-connections-per-room 1000] [--max-connections-per-ip 100] [--trust-proxy]
@@ -66,6 +68,7 @@ const readOptions = () => {
         'max-message-bytes': { type: 'string' },
         'max-messages-per-second': { type: 'string' },
         'max-bytes-per-second': { type: 'string' },
+        static: { type: 'string' },
         help: { type: 'boolean', default: false },
       },
       strict: true,
@@ -114,6 +117,7 @@ const readOptions = () => {
           bytesPerSecond: limit(values, 'max-bytes-per-second'),
         },
       },
+      static: values.static,
     }
   } catch (error) {
     console.error(`tandem-server: ${error instanceof Error ? error.message : error}\n${USAGE}`)
@@ -154,6 +158,8 @@ const openStore = async (
 const main = async () => {
   const options = readOptions()
   const logger = pino({ level: options.logLevel, base: { service: 'tandem-server' } })
+  // Before the store opens, so a missing build fails fast with nothing to close.
+  const site = options.static === undefined ? undefined : await StaticSite.open(options.static)
   const { store, description } = await openStore(options, logger)
   let relay: Relay | undefined
   if (options.redis !== undefined) {
@@ -170,11 +176,13 @@ const main = async () => {
   }
   const authorize =
     options.authSecret === undefined ? {} : { authorize: tokenAuthorizer(options.authSecret) }
-  const server = new TandemServer({ store, relay, logger, ...authorize, ...options.limits })
+  const server = new TandemServer({ store, relay, logger, site, ...authorize, ...options.limits })
   const port = await server.listen(options.port, options.host)
+  const host = options.host.includes(':') ? `[${options.host}]` : options.host
   logger.info(
     {
-      url: `ws://${options.host}:${port}`,
+      url: `ws://${host}:${port}${site ? ROOM_PATH.slice(0, -1) : ''}`,
+      app: site ? `http://${host}:${port}/` : undefined,
       store: description,
       relay: relay?.description ?? 'none',
       instance: relay?.instance,

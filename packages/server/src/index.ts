@@ -29,6 +29,7 @@ export {
   type RelaySubscription,
 } from './scale/relay.js'
 export { type RefusalCause, ServerMetrics } from './server-metrics.js'
+export { StaticSite } from './static-site.js'
 export {
   checkRoom,
   type DocumentStore,
@@ -44,6 +45,7 @@ export {
   type Authorize,
   AuthRefusal,
   type Logger,
+  ROOM_PATH,
   TandemServer,
   type TandemServerOptions,
 } from './tandem-server.js'

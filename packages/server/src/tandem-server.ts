@@ -20,6 +20,7 @@ import { CloseCode, type Peer, type Role, type Room } from './room.js'
 import { RoomRegistry } from './rooms.js'
 import type { Relay } from './scale/relay.js'
 import { type RefusalCause, ServerMetrics } from './server-metrics.js'
+import type { StaticSite } from './static-site.js'
 import { checkRoom, type DocumentStore } from './storage/document-store.js'
 
 /** What a connection may do, and who it is. */
@@ -86,11 +87,17 @@ export interface TandemServerOptions {
   readonly trustProxy?: boolean
   /** Per-connection rate limits (see `RateLimits` for the defaults); over one closes with 1008. */
   readonly rateLimits?: RateLimits
+  /**
+   * A web app to serve over plain HTTP (see `StaticSite`). With it, rooms move under
+   * `ROOM_PATH` (`ws://host/ws/<room>`), every other path is the app's, and `GET /ws/` lists
+   * the stored rooms as JSON (`{"rooms": [...]}`) unless an `authorize` hook is set.
+   */
+  readonly site?: StaticSite
   readonly logger?: Logger
 }
 
-/** Close code of a connection that went over a rate limit: policy violation. */
-const POLICY_VIOLATION = 1008
+/** Where rooms are when the server also serves a web app: `ws://host/ws/<room>`. */
+export const ROOM_PATH = '/ws/'
 
 const SILENT: Logger = { info() {}, warn() {}, error() {}, debug() {} }
 
@@ -204,6 +211,9 @@ export class TandemServer {
         .writeHead(200, { 'content-type': METRICS_CONTENT_TYPE })
         .end(this.metrics.render())
     }
+    const { site } = this.options
+    if (site && path !== null && !path.startsWith(ROOM_PATH)) return site.answer(request, response)
+    if (site && path === ROOM_PATH) return this.listRooms(response)
     // A client whose upgrade failed asks the same URL over HTTP to learn why (see `connect`).
     const address = clientAddress(request, this.options.trustProxy ?? false)
     const access = await this.authorizeRequest(request, address)
@@ -214,6 +224,24 @@ export class TandemServer {
     }
     if (refusal) return void response.writeHead(refusal.status, headers).end(refusal.reason)
     response.writeHead(426, headers).end('this address takes WebSocket connections')
+  }
+
+  /** Answers `GET /ws/` with the stored rooms; a server checking access does not tell them. */
+  private async listRooms(response: ServerResponse): Promise<void> {
+    const headers = {
+      'content-type': 'application/json; charset=utf-8',
+      'cache-control': 'no-store',
+    }
+    if (this.options.authorize) {
+      return void response.writeHead(403, headers).end('{"error":"the room list is not public"}')
+    }
+    try {
+      const rooms = await this.options.store.listRooms()
+      response.writeHead(200, headers).end(JSON.stringify({ rooms }))
+    } catch (error) {
+      this.logger.error({ err: error }, 'could not list the rooms')
+      response.writeHead(500, headers).end('{"error":"could not list the rooms"}')
+    }
   }
 
   private async answerUpgrade(
@@ -255,8 +283,11 @@ export class TandemServer {
     | { room: string; authorization: Authorization }
     | { refusal: AuthRefusal | Refusal | LimitRefusal }
   > {
-    const room = roomOf(request)
-    if (room === null) return { refusal: new Refusal(400, 'the URL path must name a room') }
+    const prefix = this.options.site ? ROOM_PATH : '/'
+    const room = roomOf(request, prefix)
+    if (room === null) {
+      return { refusal: new Refusal(400, `the URL path must name a room: ${prefix}<room>`) }
+    }
     const tooMany = this.limits.checkAddress(address)
     if (tooMany) return { refusal: tooMany }
     try {
@@ -342,7 +373,7 @@ export class TandemServer {
   private closeForRate(peer: Peer, room: string, kind: RateLimitKind): void {
     this.logger.warn({ room, limit: kind }, 'closed a connection over its rate limit')
     this.metrics.rateLimitCloses.inc({ limit: kind })
-    peer.close(POLICY_VIOLATION, RATE_LIMIT_REASON[kind])
+    peer.close(CloseCode.policy, RATE_LIMIT_REASON[kind])
   }
 
   private pingAll(): void {
@@ -407,12 +438,12 @@ const refuseUpgrade = (socket: Duplex, status: number, reason: string): void => 
   )
 }
 
-/** The room a request's path names (URL-decoded), or null. */
-const roomOf = (request: IncomingMessage): string | null => {
+/** The room a request's path names after `prefix` (URL-decoded), or null. */
+const roomOf = (request: IncomingMessage, prefix: string): string | null => {
   try {
     const path = pathOf(request)
-    if (path === null) return null
-    const room = decodeURIComponent(path.slice(1))
+    if (path === null || !path.startsWith(prefix)) return null
+    const room = decodeURIComponent(path.slice(prefix.length))
     checkRoom(room)
     return room
   } catch {
