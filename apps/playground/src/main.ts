@@ -1,0 +1,171 @@
+/// <reference lib="dom" />
+/**
+ * The playground page: one document of the server, co-edited. Wires the header (document
+ * picker, language, status, read-only badge, name and color), the "here now" list and the
+ * editor pane to a TextEditor connected with `@tandem/collab`.
+ */
+import { TextBuffer } from '@tandem/buffer'
+import { type CollabConnection, type ConnectionStatus, connect } from '@tandem/collab'
+import { TextEditor } from '@tandem/editor'
+import { addressOfRoom, type PageAddress, readAddress, roomsUrl } from './address.js'
+import { type EditorPane, mountEditor } from './editor-pane.js'
+import { bindLanguagePicker } from './languages.js'
+import { showPresence } from './presence.js'
+import { collabUser, loadUser, saveUser } from './user.js'
+
+const element = <T extends HTMLElement>(id: string): T => {
+  const found = document.getElementById(id)
+  if (found === null) throw new Error(`the page has no #${id}`)
+  return found as T
+}
+
+const ui = {
+  documentForm: element<HTMLFormElement>('document-form'),
+  document: element<HTMLInputElement>('document'),
+  documents: element<HTMLDataListElement>('documents'),
+  language: element<HTMLSelectElement>('language'),
+  status: element('status'),
+  readOnly: element('read-only'),
+  userName: element<HTMLInputElement>('user-name'),
+  userColor: element<HTMLInputElement>('user-color'),
+  editor: element('editor'),
+  people: element('people'),
+  notice: element('notice'),
+}
+
+const STATUS_LABELS: Record<ConnectionStatus, string> = {
+  connecting: 'Connecting…',
+  connected: 'Syncing…',
+  synced: 'Online',
+  offline: 'Offline',
+}
+
+/** The open document: everything to release when another is opened. */
+interface Session {
+  readonly room: string
+  readonly editor: TextEditor
+  readonly connection: CollabConnection
+  readonly pane: EditorPane
+  readonly cleanups: (() => void)[]
+}
+
+let session: Session | null = null
+const user = loadUser(localStorage)
+
+const showStatus = (status: ConnectionStatus, refused: string | null): void => {
+  ui.status.dataset.status = refused === null ? status : 'refused'
+  ui.status.textContent = refused === null ? STATUS_LABELS[status] : 'Access refused'
+  ui.status.title = refused ?? ''
+}
+
+let noticeTimer: ReturnType<typeof setTimeout> | undefined
+
+/** Shows `text` in the sidebar for a few seconds (or for good with `sticky`). */
+const notify = (text: string, sticky = false): void => {
+  ui.notice.textContent = text
+  ui.notice.hidden = false
+  clearTimeout(noticeTimer)
+  if (!sticky) noticeTimer = setTimeout(() => (ui.notice.hidden = true), 4_000)
+}
+
+const showReadOnly = (why: string): void => {
+  ui.readOnly.hidden = false
+  ui.readOnly.title = why
+  ui.language.disabled = true
+  session?.editor.setReadOnly(true)
+}
+
+/** Opens document `room`, closing the one open before. */
+const open = (address: PageAddress): void => {
+  close()
+  ui.document.value = address.room
+  document.title = `${address.room} · Tandem`
+  ui.readOnly.hidden = true
+  ui.language.disabled = false
+  ui.notice.hidden = true
+  const editor = new TextEditor({ buffer: new TextBuffer() })
+  const connection = connect(editor, {
+    url: roomsUrl(new URL(location.href)),
+    room: address.room,
+    token: address.token,
+    user: collabUser(user),
+    offline: true,
+  })
+  const pane = mountEditor(editor, ui.editor)
+  const cleanups = [
+    showPresence(connection.awareness, ui.people),
+    bindLanguagePicker(ui.language, connection.doc, (id) => editor.setGrammar(id)),
+  ]
+  session = { room: address.room, editor, connection, pane, cleanups }
+  showStatus(connection.status, null)
+  const subscriptions = [
+    connection.onDidChangeStatus((status) => showStatus(status, null)),
+    connection.onDidFailAuth((failure) => {
+      showStatus('offline', failure.reason)
+      notify(`The server refused this page: ${failure.reason}`, true)
+    }),
+    connection.onDidDenyUpdate((reason) => showReadOnly(reason)),
+    editor.onDidAttemptReadOnlyEdit(() => notify('This document is read-only for you.')),
+  ]
+  cleanups.push(() => {
+    for (const subscription of subscriptions) subscription.dispose()
+  })
+  if (address.role === 'read') showReadOnly('your token lets you read this document, not edit it')
+  pane.focus()
+}
+
+const close = (): void => {
+  if (session === null) return
+  for (const cleanup of session.cleanups) cleanup()
+  session.pane.destroy()
+  session.connection.destroy()
+  session.editor.destroy()
+  session = null
+}
+
+/** Fills the document picker with the rooms the server has (it may not tell: then none). */
+const listDocuments = async (): Promise<void> => {
+  try {
+    const response = await fetch('/ws/', { headers: { accept: 'application/json' } })
+    if (!response.ok) return
+    const { rooms } = (await response.json()) as { rooms: string[] }
+    ui.documents.replaceChildren(...rooms.map((room) => new Option(room)))
+  } catch {}
+}
+
+ui.documentForm.addEventListener('submit', (event) => {
+  event.preventDefault()
+  const room = ui.document.value.trim()
+  if (room === '' || room === session?.room) return
+  const next = addressOfRoom(new URL(location.href), room)
+  history.pushState(null, '', next)
+  open(readAddress(next))
+})
+ui.document.addEventListener('focus', () => void listDocuments())
+window.addEventListener('popstate', () => open(readAddress(new URL(location.href))))
+
+ui.userName.value = user.name
+ui.userColor.value = user.color
+const publishUser = () => {
+  const name = ui.userName.value.trim()
+  if (name === '') return
+  user.name = name
+  user.color = ui.userColor.value
+  saveUser(localStorage, user)
+  session?.connection.awareness.setLocalStateField('user', collabUser(user))
+}
+ui.userName.addEventListener('change', publishUser)
+ui.userColor.addEventListener('input', publishUser)
+
+open(readAddress(new URL(location.href)))
+void listDocuments()
+
+/** For the browser console (and the page's tests): the open editor and connection. */
+;(globalThis as { playground?: unknown }).playground = {
+  get editor() {
+    return session?.editor ?? null
+  },
+  get connection() {
+    return session?.connection ?? null
+  },
+}
