@@ -1,17 +1,9 @@
-/**
- * `EditorView` input in real Chromium: Atom's key bindings (a scripted session compared with
- * the same operations through the API), typing, input method composition (through the
- * browser's own composition events), the clipboard between two editors, and the mouse.
- */
-import { mkdirSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { TextEditor } from '@tandem/editor'
-import type { Browser, Page } from 'playwright-core'
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
-import { launchChromium } from '../../../testing/browser.js'
-import type { PageServer } from '../../../testing/page-server.js'
+import type { Page } from 'playwright-core'
+import { describe, expect, it } from 'vitest'
 import { inPage } from './testing/in-page.js'
-import { openViewPage, serveViewPage } from './testing/serve-view-page.js'
+import { useViewPage } from './testing/serve-view-page.js'
 import type { OpenOptions } from './testing/view-page.js'
 
 const ARTIFACTS = fileURLToPath(new URL('../../../artifacts/view/', import.meta.url))
@@ -105,25 +97,10 @@ const SESSION: readonly Step[] = [
 ]
 
 describe('EditorView input', () => {
-  let browser: Browser
-  let server: PageServer
+  const view = useViewPage(ARTIFACTS)
   let page: Page
-  let errors: string[]
-
-  beforeAll(async () => {
-    mkdirSync(ARTIFACTS, { recursive: true })
-    ;[browser, server] = await Promise.all([launchChromium(), serveViewPage()])
-  })
-  afterAll(async () => {
-    await browser?.close()
-    await server?.close()
-  })
-  afterEach(async () => {
-    expect(errors).toEqual([])
-    await page?.close()
-  })
   const open = async (options: OpenOptions) => {
-    ;({ page, errors } = await openViewPage(browser, server))
+    page = await view.openPage()
     await inPage(
       page,
       (vp, o) => {

@@ -1,18 +1,9 @@
-/**
- * `EditorView` rendering in real Chromium: rows and gutter, local and remote carets and
- * selections (two editors on two synced Y.Docs sharing awareness through `bindAwareness`),
- * folds and soft wrap, virtual scrolling of a 100,000-line document, and updates touching only
- * the rows that changed. Screenshots go to `artifacts/view/`.
- */
-import { mkdirSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
-import type { Browser, Page } from 'playwright-core'
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
-import { launchChromium } from '../../../testing/browser.js'
-import type { PageServer } from '../../../testing/page-server.js'
+import type { Page } from 'playwright-core'
+import { describe, expect, it } from 'vitest'
 import { Random, seeds } from '../../../testing/random.js'
 import { inPage } from './testing/in-page.js'
-import { openViewPage, serveViewPage } from './testing/serve-view-page.js'
+import { useViewPage } from './testing/serve-view-page.js'
 import type { OpenOptions } from './testing/view-page.js'
 
 const ARTIFACTS = fileURLToPath(new URL('../../../artifacts/view/', import.meta.url))
@@ -40,25 +31,10 @@ const SAMPLE = [
 ].join('\n')
 
 describe('EditorView rendering', () => {
-  let browser: Browser
-  let server: PageServer
+  const view = useViewPage(ARTIFACTS)
   let page: Page
-  let errors: string[]
-
-  beforeAll(async () => {
-    mkdirSync(ARTIFACTS, { recursive: true })
-    ;[browser, server] = await Promise.all([launchChromium(), serveViewPage()])
-  })
-  afterAll(async () => {
-    await browser?.close()
-    await server?.close()
-  })
-  afterEach(async () => {
-    expect(errors).toEqual([])
-    await page?.close()
-  })
   const open = async (options: OpenOptions) => {
-    ;({ page, errors } = await openViewPage(browser, server))
+    page = await view.openPage()
     await inPage(page, (vp, o) => vp.open(o), options)
   }
 

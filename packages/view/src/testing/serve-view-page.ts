@@ -2,8 +2,11 @@
  * Serving and opening the view's test page (`view-page.ts`) in Chromium, for tests and for a
  * look at the view by hand.
  */
+import { mkdirSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import type { Browser, Page } from 'playwright-core'
+import { afterAll, afterEach, beforeAll, expect } from 'vitest'
+import { launchChromium } from '../../../../testing/browser.js'
 import { type PageServer, servePage } from '../../../../testing/page-server.js'
 
 /**
@@ -31,4 +34,39 @@ export const openViewPage = async (
   await page.goto(server.url)
   await page.waitForFunction(() => 'viewPage' in globalThis)
   return { page, errors }
+}
+
+/**
+ * Sets up, for the tests of the enclosing `describe`, one Chromium and the served view page
+ * (screenshots go to `artifacts`). `openPage()` gives a fresh page; it is closed after each
+ * test, and a test fails when its page threw.
+ *
+ * @example const view = useViewPage(ARTIFACTS); it('…', async () => { const page = await view.openPage() })
+ */
+export const useViewPage = (artifacts: string): { openPage(): Promise<Page> } => {
+  let browser: Browser | undefined
+  let server: PageServer | undefined
+  let opened: { page: Page; errors: string[] } | null = null
+  beforeAll(async () => {
+    mkdirSync(artifacts, { recursive: true })
+    ;[browser, server] = await Promise.all([launchChromium(), serveViewPage()])
+  })
+  afterAll(async () => {
+    await browser?.close()
+    await server?.close()
+  })
+  afterEach(async () => {
+    const last = opened
+    opened = null
+    if (last === null) return
+    await last.page.close()
+    expect(last.errors).toEqual([])
+  })
+  return {
+    async openPage() {
+      if (!browser || !server) throw new Error('useViewPage: Chromium is not up yet')
+      opened = await openViewPage(browser, server)
+      return opened.page
+    },
+  }
 }
