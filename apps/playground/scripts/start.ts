@@ -65,6 +65,7 @@ const main = async () => {
     stopping = true
     await server.close()
     await store.close()
+    console.log('Stopped; every document is saved.')
     process.exit(0)
   }
   process.on('SIGINT', () => void stop())
