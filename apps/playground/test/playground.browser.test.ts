@@ -243,7 +243,7 @@ describe('the playground in a browser', () => {
     await vi.waitFor(async () => expect(await people(bob)).toEqual(['Bob (you)']), WAIT)
   })
 
-  it('picks a language for everyone on the document', async () => {
+  it('picks a language for everyone on the document, whose comments ctrl-/ then toggles', async () => {
     const room = newRoom('language')
     const ada = await openPage(await newContext(ADA), server.pageUrl(room))
     const bob = await openPage(await newContext(BOB), server.pageUrl(room))
@@ -257,6 +257,13 @@ describe('the playground in a browser', () => {
         ).playground.editor.getGrammar(),
       )
     expect(await grammar()).toBe('python')
+    // Atom's ctrl-/ comments the line out in the language's way, for both.
+    await bob.click('.tandem-editor')
+    await bob.keyboard.type('x = 1')
+    await bob.keyboard.press('Control+/')
+    await vi.waitFor(async () => expect(await editorText(ada)).toBe('# x = 1'), WAIT)
+    await bob.keyboard.press('Control+/')
+    await vi.waitFor(async () => expect(await editorText(ada)).toBe('x = 1'), WAIT)
   })
 
   it('syncs two tabs over BroadcastChannel with the server stopped, and sends the offline edits once it is back', async () => {
