@@ -9,8 +9,8 @@
  */
 import * as prng from 'lib0/prng'
 import { WebSocket } from 'ws'
-import { WebsocketProvider } from 'y-websocket'
 import * as Y from 'yjs'
+import { openClient } from '../src/testing/clients.js'
 import { type HocuspocusProviderModule, importPublished } from './published.js'
 
 /** The client library a server is spoken to with. */
@@ -40,24 +40,10 @@ export const openLoadClient = async (
 ): Promise<LoadClient> => {
   const doc = new Y.Doc()
   const text = doc.getText(TEXT_NAME)
-  const polyfill = WebSocket as unknown as typeof globalThis.WebSocket
   if (protocol === 'y-websocket') {
-    const provider = new WebsocketProvider(url, room, doc, {
-      WebSocketPolyfill: polyfill,
-      disableBc: true,
-    })
-    return {
-      doc,
-      text,
-      synced: () =>
-        provider.synced
-          ? Promise.resolve()
-          : new Promise((resolve) => provider.once('sync', () => resolve())),
-      destroy: () => {
-        provider.destroy()
-        doc.destroy()
-      },
-    }
+    // A stock y-websocket client, as the server's tests use it.
+    const { synced, destroy } = openClient(url, room, {}, doc)
+    return { doc, text, synced, destroy }
   }
   const { HocuspocusProvider } = (await importPublished(
     '@hocuspocus/provider',

@@ -1,20 +1,9 @@
-/**
- * `/metrics`: valid Prometheus text (every sample under a HELP and a TYPE), and values that
- * follow real traffic from stock y-websocket clients over a real SQLite store.
- */
-import { mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
-import { afterAll, afterEach, describe, expect, it, vi } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import { WebSocket } from 'ws'
 import { Counter, Histogram, METRICS_CONTENT_TYPE, RecentRate, renderMetrics } from './metrics.js'
-import { SqliteStore } from './storage/sqlite-store.js'
-import { TandemServer } from './tandem-server.js'
-import { openClient, type StockClient } from './testing/clients.js'
+import { useTestServers } from './testing/test-servers.js'
 
 const WAIT = { timeout: 10_000, interval: 20 }
-const dir = mkdtempSync(join(tmpdir(), 'tandem-metrics-'))
-afterAll(() => rmSync(dir, { recursive: true, force: true }))
 
 /** One sample: its metric name, labels and value. */
 interface Sample {
@@ -93,27 +82,14 @@ const sampleValue = (samples: Sample[], name: string, labels: Record<string, str
   return found.value
 }
 
-const running: { server: TandemServer; store: SqliteStore }[] = []
-const clients: StockClient[] = []
-afterEach(async () => {
-  for (const c of clients.splice(0)) c.destroy()
-  for (const { server, store } of running.splice(0)) {
-    await server.close()
-    await store.close()
-  }
-})
+const servers = useTestServers('metrics')
 
 describe('GET /metrics', () => {
   it('serves valid exposition text whose values follow the traffic', async () => {
-    const store = SqliteStore.open({ file: join(dir, 'metrics.sqlite') })
-    const server = new TandemServer({
-      store,
+    const { url, port } = await servers.start({
       maxConnectionsPerRoom: 2,
       rateLimits: { messageBurst: 30, messagesPerSecond: 1 },
     })
-    const port = await server.listen(0)
-    running.push({ server, store })
-    const url = `ws://127.0.0.1:${port}`
     const scrape = async () => {
       const response = await fetch(`http://127.0.0.1:${port}/metrics`)
       expect(response.status).toBe(200)
@@ -129,8 +105,7 @@ describe('GET /metrics', () => {
     expect(sampleValue(before, 'nodejs_heap_size_used_bytes')).toBeGreaterThan(0)
     expect(sampleValue(before, 'process_cpu_seconds_total')).toBeGreaterThan(0)
 
-    const [a, b] = [openClient(url, 'counted'), openClient(url, 'counted')]
-    clients.push(a, b)
+    const [a, b] = [servers.client(url, 'counted'), servers.client(url, 'counted')]
     await Promise.all([a.synced(), b.synced()])
     for (const char of 'metrics') a.text.insert(a.text.length, char)
     await vi.waitFor(() => expect(b.text.toString()).toBe('metrics'), WAIT)

@@ -6,14 +6,13 @@ import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node
 import { request as httpRequest } from 'node:http'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { afterAll, afterEach, describe, expect, it } from 'vitest'
+import { afterAll, describe, expect, it } from 'vitest'
 import { WebSocket } from 'ws'
 import { startNodeProcess } from '../../../testing/processes.js'
 import { StaticSite } from './static-site.js'
-import { SqliteStore } from './storage/sqlite-store.js'
-import { type Authorize, AuthRefusal, TandemServer } from './tandem-server.js'
-import { openClient, type StockClient } from './testing/clients.js'
+import { type Authorize, AuthRefusal } from './tandem-server.js'
 import { ServerProcess } from './testing/server-process.js'
+import { useTestServers } from './testing/test-servers.js'
 
 const dir = mkdtempSync(join(tmpdir(), 'tandem-static-'))
 afterAll(() => rmSync(dir, { recursive: true, force: true }))
@@ -31,22 +30,9 @@ writeFileSync(join(app, '.env'), 'SECRET=1')
 writeFileSync(join(dir, 'secret.txt'), 'not for the web')
 symlinkSync(join(dir, 'secret.txt'), join(app, 'linked.txt'))
 
-const running: { server: TandemServer; store: SqliteStore }[] = []
-const clients: StockClient[] = []
-afterEach(async () => {
-  for (const c of clients.splice(0)) c.destroy()
-  for (const { server, store } of running.splice(0)) {
-    await server.close()
-    await store.close()
-  }
-})
-
-let files = 0
+const servers = useTestServers('site')
 const start = async (options: { authorize?: Authorize } = {}) => {
-  const store = SqliteStore.open({ file: join(dir, `site-${++files}.sqlite`) })
-  const server = new TandemServer({ store, site: await StaticSite.open(app), ...options })
-  const port = await server.listen(0)
-  running.push({ server, store })
+  const { port } = await servers.start({ site: await StaticSite.open(app), ...options })
   return { http: `http://127.0.0.1:${port}`, ws: `ws://127.0.0.1:${port}` }
 }
 
@@ -140,8 +126,7 @@ describe('TandemServer with a StaticSite', () => {
 
   it('keeps rooms under /ws/: stock clients sync there, and the app paths are not rooms', async () => {
     const { http, ws } = await start()
-    const [a, b] = [openClient(`${ws}/ws`, 'notes'), openClient(`${ws}/ws`, 'notes')]
-    clients.push(a, b)
+    const [a, b] = [servers.client(`${ws}/ws`, 'notes'), servers.client(`${ws}/ws`, 'notes')]
     await Promise.all([a.synced(), b.synced()])
     a.text.insert(0, 'next to the app')
     await expect.poll(() => b.text.toString(), { timeout: 10_000 }).toBe('next to the app')
@@ -173,8 +158,7 @@ describe('TandemServer with a StaticSite', () => {
     expect(probe.status).toBe(403)
     expect(probe.headers.get('access-control-allow-origin')).toBe('*')
     expect(await probe.text()).toBe('no access to this room')
-    const client = openClient(`${ws}/ws`, 'secret plans', { token: 'good' })
-    clients.push(client)
+    const client = servers.client(`${ws}/ws`, 'secret plans', { token: 'good' })
     await client.synced()
     const list = await fetch(`${http}/ws/`)
     expect(list.status).toBe(403)
@@ -205,18 +189,15 @@ describe('tandem-server --static', () => {
       expect(server.output).toContain(`"url":"ws://127.0.0.1:${server.port}/ws"`)
       const page = await fetch(`http://127.0.0.1:${server.port}/some/route`)
       expect(await page.text()).toBe('<!doctype html><title>app</title>')
-      const writer = openClient(`${server.url}/ws`, 'kept')
-      clients.push(writer)
+      const writer = servers.client(`${server.url}/ws`, 'kept')
       await writer.synced()
       writer.text.insert(0, 'through a restart')
-      const reader = openClient(`${server.url}/ws`, 'kept')
-      clients.push(reader)
+      const reader = servers.client(`${server.url}/ws`, 'kept')
       await expect.poll(() => reader.text.toString(), { timeout: 10_000 }).toBe('through a restart')
-      for (const c of clients.splice(0)) c.destroy()
+      servers.destroyClients()
       expect(await server.kill('SIGTERM')).toBe(0)
       await server.start()
-      const back = openClient(`${server.url}/ws`, 'kept')
-      clients.push(back)
+      const back = servers.client(`${server.url}/ws`, 'kept')
       await back.synced()
       expect(back.text.toString()).toBe('through a restart')
     } finally {

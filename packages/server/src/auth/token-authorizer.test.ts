@@ -1,52 +1,21 @@
-/**
- * `tokenAuthorizer` on a real `TandemServer` over a real SQLite file, with stock y-websocket
- * clients on loopback.
- */
-import { mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
-import { afterAll, afterEach, describe, expect, it, vi } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import * as Y from 'yjs'
-import { SqliteStore } from '../storage/sqlite-store.js'
-import { TandemServer } from '../tandem-server.js'
-import { openClient, type StockClient } from '../testing/clients.js'
+import { useTestServers } from '../testing/test-servers.js'
 import { upgradeAnswer } from '../testing/upgrade.js'
 import { NO_TOKEN_REASON, tokenAuthorizer } from './token-authorizer.js'
 import { signToken, type TokenClaims } from './tokens.js'
 
 const WAIT = { timeout: 10_000, interval: 10 }
 const SECRET = 'the secret of this test server, long enough'
-const dir = mkdtempSync(join(tmpdir(), 'tandem-tokens-'))
-afterAll(() => rmSync(dir, { recursive: true, force: true }))
 
-const running: { server: TandemServer; store: SqliteStore }[] = []
-const clients: StockClient[] = []
-afterEach(async () => {
-  for (const c of clients.splice(0)) c.destroy()
-  for (const { server, store } of running.splice(0)) {
-    await server.close()
-    await store.close()
-  }
-})
-
-let files = 0
-const start = async () => {
-  const store = SqliteStore.open({ file: join(dir, `tokens-${++files}.sqlite`) })
-  const server = new TandemServer({ store, authorize: tokenAuthorizer(SECRET) })
-  const port = await server.listen(0, '127.0.0.1')
-  running.push({ server, store })
-  return { server, store, url: `ws://127.0.0.1:${port}` }
-}
+const servers = useTestServers('tokens')
+const start = () => servers.start({ authorize: tokenAuthorizer(SECRET) })
 
 const now = () => Math.floor(Date.now() / 1000)
 const token = (claims: Partial<TokenClaims> = {}, secret = SECRET) =>
   signToken({ room: 'notes', role: 'write', sub: 'ada', exp: now() + 600, ...claims }, secret)
 
-const client = (url: string, room: string, params?: Record<string, string>) => {
-  const c = openClient(url, room, params)
-  clients.push(c)
-  return c
-}
+const client = servers.client
 
 /** The answer to a WebSocket upgrade of `path`: 101 when it opened, else the refusal. */
 const upgrade = (url: string, path: string, headers: Record<string, string> = {}) =>
@@ -131,7 +100,7 @@ describe('tokenAuthorizer on a TandemServer', () => {
     expect(writer.doc.store.clients.has(reader.doc.clientID)).toBe(false)
 
     // Nor in the store, once every received update is flushed.
-    for (const c of clients.splice(0)) c.destroy()
+    servers.destroyClients()
     await server.close()
     const stored = await store.load('notes')
     const authors = new Set(
