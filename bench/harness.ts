@@ -140,6 +140,32 @@ export interface ValueReportSpec {
   readonly target?: Target
 }
 
+/** One point of a plot line: a measured case, or a number of milliseconds found otherwise. */
+export type PlotPointSpec =
+  | { readonly x: number; readonly case: CaseRef }
+  /** `atLeast`: the work was stopped after `ms`, so the point is a lower bound. */
+  | { readonly x: number; readonly ms: number; readonly atLeast?: boolean }
+
+/** A line of a plot, e.g. one implementation across sizes. */
+export interface PlotSeriesSpec {
+  readonly name: string
+  readonly points: readonly PlotPointSpec[]
+}
+
+/**
+ * A chart of cost against size, which `pnpm bench` draws as an SVG file named after `name`.
+ * Each point's y is its case's median time per run, or per op with `perOp`.
+ */
+export interface PlotSpec {
+  /** File stem, e.g. `multi-cursor`; unique across suites. */
+  readonly name: string
+  readonly title: string
+  /** What x counts, e.g. `cursors`. */
+  readonly xLabel: string
+  readonly perOp?: boolean
+  readonly series: readonly PlotSeriesSpec[]
+}
+
 /** What a suite's `define` gets. */
 export interface SuiteBuilder {
   /** Small sizes for CI: the suite must then finish in a few seconds. */
@@ -156,6 +182,8 @@ export interface SuiteBuilder {
   scaling(spec: ScalingRowSpec): void
   /** A number with a unit: a case's time, or any value. */
   report(spec: CaseReportSpec | ValueReportSpec): void
+  /** A chart of cost against size, drawn from the cases' medians after they are measured. */
+  plot(spec: PlotSpec): void
 }
 
 /** What a suite file default-exports, via {@link defineSuite}. */
@@ -260,6 +288,23 @@ export interface RatioRowResult {
   readonly error: string | null
 }
 
+/** One point of a plotted line, in milliseconds per run (or per op). */
+export interface PlotPointResult {
+  readonly x: number
+  /** Null when the case failed. */
+  readonly ms: number | null
+  readonly atLeast: boolean
+}
+
+/** A plot with its points resolved, as `pnpm bench` draws it. */
+export interface PlotResult {
+  readonly name: string
+  readonly title: string
+  readonly xLabel: string
+  readonly perOp: boolean
+  readonly series: readonly { readonly name: string; readonly points: readonly PlotPointResult[] }[]
+}
+
 /** Everything one suite produced. */
 export interface SuiteResult {
   readonly name: string
@@ -271,6 +316,7 @@ export interface SuiteResult {
   readonly cases: readonly CaseResult[]
   readonly rows: readonly RowResult[]
   readonly notes: readonly string[]
+  readonly plots: readonly PlotResult[]
   /** Set when the suite or one of its cases threw. */
   readonly error: string | null
 }
@@ -346,6 +392,7 @@ export async function runSuite(suite: Suite, options: RunSuiteOptions): Promise<
   const notes: string[] = []
   const errors: string[] = []
   const byRef = new Map<CaseRef, CaseEntry>()
+  const plots: PlotSpec[] = []
 
   const entryOf = (ref: CaseRef, role: string): CaseEntry => {
     const entry = byRef.get(ref)
@@ -401,6 +448,14 @@ export async function runSuite(suite: Suite, options: RunSuiteOptions): Promise<
         rows.push({ kind: 'value', spec })
       }
     },
+    plot: (spec) => {
+      for (const series of spec.series) {
+        for (const point of series.points) {
+          if ('case' in point) entryOf(point.case, `a point of plot ${spec.name}`)
+        }
+      }
+      plots.push(spec)
+    },
   }
 
   try {
@@ -452,7 +507,28 @@ export async function runSuite(suite: Suite, options: RunSuiteOptions): Promise<
     cases: entries.map(caseResult),
     rows: rowResults,
     notes,
+    plots: plots.map((spec) => plotResult(spec, byRef)),
     error: errors.length > 0 ? errors.join('\n') : null,
+  }
+}
+
+function plotResult(spec: PlotSpec, byRef: ReadonlyMap<CaseRef, CaseEntry>): PlotResult {
+  const perOp = spec.perOp === true
+  return {
+    name: spec.name,
+    title: spec.title,
+    xLabel: spec.xLabel,
+    perOp,
+    series: spec.series.map((series) => ({
+      name: series.name,
+      points: series.points.map((point): PlotPointResult => {
+        if (!('case' in point)) return { x: point.x, ms: point.ms, atLeast: point.atLeast === true }
+        const entry = byRef.get(point.case)!
+        const median = entry.error === null ? sortedMedian(entry.samples) : null
+        const ops = perOp ? (entry.spec.ops ?? 1) : 1
+        return { x: point.x, ms: median === null ? null : median / ops, atLeast: false }
+      }),
+    })),
   }
 }
 
