@@ -7,7 +7,7 @@ export default defineConfig({
   ssr: { resolve: { conditions } },
   resolve: { conditions },
   test: {
-    include: ['packages/*/src/**/*.test.ts', 'apps/*/test/**/*.test.ts'],
+    include: ['packages/*/src/**/*.test.ts', 'apps/*/test/**/*.test.ts', 'bench/**/*.test.ts'],
     testTimeout: 60_000,
   },
 })

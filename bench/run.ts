@@ -1,31 +1,24 @@
 /**
  * `pnpm bench`: finds the suites in `bench/suites/*.bench.ts` and `packages/*\/bench/*.bench.ts`,
- * runs them one after another, prints a table per suite to stdout and progress to stderr.
+ * runs them one after another and prints one table of every row to stdout; each suite's
+ * detailed table and progress go to stderr as it finishes. Every plot a suite declares is
+ * written as SVG.
  *
- *   pnpm bench [--quick] [--filter <text>]... [--json <file>] [--list]
+ *   pnpm bench [--quick] [--filter <text>]... [--json [file]] [--plots <dir>] [--detail] [--list]
  *
- * Exits 1 when a suite or case threw (or a flag is wrong), 0 otherwise: a missed ratio target
- * is reported in the table and the summary, not turned into a failure.
+ * Exits 1 when a suite or case threw, 2 for a bad command line, 0 otherwise: a missed ratio
+ * target is reported in the table and the summary, not turned into a failure.
  */
 import { existsSync, mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs'
 import { cpus } from 'node:os'
 import { dirname, join, relative, resolve } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
-import { parseArgs } from 'node:util'
+import { type BenchOptions, DEFAULT_PLOTS_DIR, parseBenchArgs, USAGE, UsageError } from './args.js'
 import { gcExposed, isSuite, runSuite, type Suite, type SuiteResult } from './harness.js'
-import { formatSuite, formatSummary } from './table.js'
+import { plotFileName, renderPlotSvg } from './plot.js'
+import { formatRun, formatSuite } from './table.js'
 
 const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..')
-
-const USAGE = `usage: pnpm bench [options] [filter...]
-
-  --quick            small sizes and few runs (CI); finishes in seconds
-  --filter <text>    run only suites whose name or file contains <text> (repeatable)
-  --json <file>      also write all results as JSON to <file>
-  --gc <mode>        collection before each timed run: minor (default), major or none
-  --list             list the suites and exit
-  -h, --help         show this help
-`
 
 /** Machine-readable results of one `pnpm bench` run, as written by `--json`. */
 interface BenchResults {
@@ -98,31 +91,25 @@ function matches(found: Found, filters: readonly string[]): boolean {
 }
 
 async function main(argv: readonly string[]): Promise<number> {
-  let parsed: ReturnType<typeof parse>
+  let options: BenchOptions
   try {
-    parsed = parse(argv)
+    options = parseBenchArgs(argv)
   } catch (error) {
-    process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n\n${USAGE}`)
+    if (!(error instanceof UsageError)) throw error
+    process.stderr.write(`${error.message}\n\n${USAGE}`)
     return 2
   }
-  const { values, positionals } = parsed
-  if (values.help === true) {
+  if (options.help) {
     process.stdout.write(USAGE)
     return 0
   }
-  const quick = values.quick === true
-  const gcMode = values.gc
-  if (gcMode !== undefined && gcMode !== 'minor' && gcMode !== 'major' && gcMode !== 'none') {
-    process.stderr.write(`bench: --gc must be minor, major or none\n\n${USAGE}`)
-    return 2
-  }
-  const filters = [...(values.filter ?? []), ...positionals]
+  const { quick, filters } = options
   const started = performance.now()
 
   const { found, errors } = await loadSuites(discoverSuiteFiles())
   for (const error of errors) process.stderr.write(`bench: ${error}\n`)
   const selected = found.filter((f) => matches(f, filters))
-  if (values.list === true) {
+  if (options.list) {
     for (const f of selected) {
       process.stdout.write(
         `${f.suite.name}  ${f.file}${f.suite.description ? `  ${f.suite.description}` : ''}\n`,
@@ -138,29 +125,38 @@ async function main(argv: readonly string[]): Promise<number> {
   }
 
   const cpuList = cpus()
-  process.stdout.write(
-    `Tandem benchmarks · node ${process.version} · ${process.platform} ${process.arch} · ` +
-      `${cpuList.length} CPUs · ${quick ? 'quick' : 'full'}` +
-      `${gcExposed ? '' : ' · no --expose-gc (runs are noisier)'}\n\n`,
-  )
+  const machine =
+    `node ${process.version} · ${process.platform} ${process.arch} · ` +
+    `${cpuList.length} CPUs${cpuList[0]?.model ? ` (${cpuList[0].model.trim()})` : ''}`
+  const heading =
+    `Tandem benchmarks · ${machine} · ${quick ? 'quick' : 'full'}` +
+    `${gcExposed ? '' : ' · no --expose-gc (runs are noisier)'}`
+  process.stderr.write(`${heading}\n\n`)
   if (!gcExposed) {
     process.stderr.write('bench: run node with --expose-gc so runs can be separated by a GC\n')
   }
 
+  const detail = options.detail ? process.stdout : process.stderr
   const results: SuiteResult[] = []
   for (const { file, suite } of selected) {
     const result = await runSuite(
       suite,
-      gcMode === undefined ? { quick, file } : { quick, file, gc: gcMode },
+      options.gc === null ? { quick, file } : { quick, file, gc: options.gc },
     )
     results.push(result)
-    process.stdout.write(`${formatSuite(result)}\n`)
+    detail.write(`\n${formatSuite(result)}\n`)
   }
-  process.stdout.write(formatSummary(results))
+  process.stdout.write(`${heading}\n\n${formatRun(results)}`)
   for (const error of errors) process.stdout.write(`  failed   ${error.split('\n')[0]}\n`)
 
+  const plotsDir =
+    options.plotsDir === null
+      ? join(REPO_ROOT, DEFAULT_PLOTS_DIR)
+      : resolve(process.cwd(), options.plotsDir)
+  writePlots(results, plotsDir, `${machine} · ${quick ? 'quick' : 'full'} run`)
+
   const ok = errors.length === 0 && results.every((r) => r.error === null)
-  if (values.json !== undefined) {
+  if (options.json !== null) {
     const output: BenchResults = {
       date: new Date().toISOString(),
       node: process.version,
@@ -174,28 +170,37 @@ async function main(argv: readonly string[]): Promise<number> {
       ok,
       suites: results,
     }
-    const file = resolve(process.cwd(), values.json)
+    const file = options.json.isDefault
+      ? join(REPO_ROOT, options.json.file)
+      : resolve(process.cwd(), options.json.file)
     mkdirSync(dirname(file), { recursive: true })
     writeFileSync(file, `${JSON.stringify(output, null, 2)}\n`)
-    process.stderr.write(`bench: results written to ${file}\n`)
+    process.stderr.write(`bench: results written to ${shownPath(file)}\n`)
   }
   return ok ? 0 : 1
 }
 
-function parse(argv: readonly string[]) {
-  return parseArgs({
-    // `pnpm bench -- --quick` passes the separator through; it means nothing here.
-    args: argv.filter((a) => a !== '--'),
-    allowPositionals: true,
-    options: {
-      quick: { type: 'boolean' },
-      filter: { type: 'string', multiple: true },
-      json: { type: 'string' },
-      gc: { type: 'string' },
-      list: { type: 'boolean' },
-      help: { type: 'boolean', short: 'h' },
-    },
-  })
+/** Writes every plot of every suite as `<dir>/<name>.svg` and lists the files on stderr. */
+function writePlots(results: readonly SuiteResult[], dir: string, machine: string): void {
+  const plots = results.flatMap((r) => r.plots)
+  if (plots.length === 0) return
+  mkdirSync(dir, { recursive: true })
+  const written = new Set<string>()
+  for (const plot of plots) {
+    const file = join(dir, plotFileName(plot.name))
+    if (written.has(file)) {
+      process.stderr.write(`bench: two plots are named ${plot.name}; the later one is kept\n`)
+    }
+    written.add(file)
+    writeFileSync(file, renderPlotSvg(plot, { machine }))
+    process.stderr.write(`bench: plot written to ${shownPath(file)}\n`)
+  }
+}
+
+/** A path relative to the working directory when it lies beneath it. */
+function shownPath(file: string): string {
+  const shown = relative(process.cwd(), file)
+  return shown.startsWith('..') ? file : shown
 }
 
 const code = await main(process.argv.slice(2))

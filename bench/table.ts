@@ -1,10 +1,12 @@
 /**
- * Text output of benchmark results: one aligned table per suite and a closing summary.
+ * Text output of benchmark results: the run's one table of every row, a detailed table per
+ * suite, and a closing summary.
  */
 import {
   gcExposed,
   type RatioRowResult,
   type ReportRowResult,
+  type RowResult,
   type SuiteResult,
 } from './harness.js'
 
@@ -20,7 +22,12 @@ const HEADER = [
   'met',
   'runs',
 ]
+/** The columns of the run's one table: the figures, not the spread. */
+const RUN_COLUMNS = ['row', 'kind', 'median', 'peer median', 'ratio', 'target', 'met', 'runs']
 const LEFT_ALIGNED = new Set(['row', 'kind', 'target', 'met'])
+
+/** A line of a table: cells under the header, or a section title across the whole width. */
+type TableLine = readonly string[] | { readonly section: string }
 
 /** Renders one suite's results as a titled, aligned table followed by its notes and errors. */
 export function formatSuite(result: SuiteResult): string {
@@ -36,16 +43,39 @@ export function formatSuite(result: SuiteResult): string {
     ].join(' · '),
     '',
   ]
-  const cells = result.rows.map((row) =>
-    row.kind === 'report' ? reportCells(row) : ratioCells(row),
-  )
-  lines.push(...alignTable(withoutEmptyColumns([HEADER, ...cells])))
+  lines.push(...alignTable(withoutEmptyColumns([HEADER, ...result.rows.map(rowCells)])))
   if (result.rows.length === 0) lines.push('(no rows)')
   for (const note of result.notes) lines.push(`note: ${note}`)
   if (result.error !== null) {
     for (const line of result.error.split('\n')) lines.push(`ERROR: ${line}`)
   }
   return `${lines.join('\n')}\n`
+}
+
+/**
+ * Every row of every suite in one aligned table, in run order, under a section line per
+ * suite; then every suite's notes and the summary.
+ */
+export function formatRun(results: readonly SuiteResult[]): string {
+  const lines: TableLine[] = [RUN_COLUMNS]
+  for (const suite of results) {
+    lines.push({ section: `${suite.name}${suite.error === null ? '' : ' · failed'}` })
+    if (suite.rows.length === 0) lines.push({ section: '  (no rows)' })
+    for (const row of suite.rows) {
+      const cells = rowCells(row)
+      lines.push(indentFirst(RUN_COLUMNS.map((column) => cells[HEADER.indexOf(column)] ?? '')))
+    }
+  }
+  const notes = results.flatMap((suite) =>
+    suite.notes.map((note) => `note: ${suite.name}: ${note}`),
+  )
+  const out = [...alignTable(withoutEmptyColumns(lines, RUN_COLUMNS))]
+  if (notes.length > 0) out.push('', ...notes)
+  return `${out.join('\n')}\n\n${formatSummary(results)}`
+}
+
+function indentFirst(cells: readonly string[]): string[] {
+  return cells.map((cell, i) => (i === 0 ? `  ${cell}` : cell))
 }
 
 /** A line per missed target and failure, and the totals, for the end of a run. */
@@ -73,6 +103,11 @@ export function formatSummary(results: readonly SuiteResult[]): string {
   for (const line of missed) lines.push(`  missed ✗ ${line}`)
   for (const line of failed) lines.push(`  failed   ${line}`)
   return `${lines.join('\n')}\n`
+}
+
+/** A row's cells under {@link HEADER}. */
+function rowCells(row: RowResult): string[] {
+  return row.kind === 'report' ? reportCells(row) : ratioCells(row)
 }
 
 function reportCells(row: ReportRowResult): string[] {
@@ -116,28 +151,40 @@ function ratioCells(row: RatioRowResult): string[] {
 }
 
 /** Drops the columns no body row fills (a suite of report rows has no peer columns). */
-function withoutEmptyColumns(rows: readonly (readonly string[])[]): string[][] {
-  const keep = HEADER.map((_, i) => i < 2 || rows.slice(1).some((row) => (row[i] ?? '') !== ''))
-  return rows.map((row) => row.filter((_, i) => keep[i]))
+function withoutEmptyColumns(lines: readonly TableLine[], header = HEADER): TableLine[] {
+  const cellLines = lines.slice(1).filter(isCells)
+  const keep = header.map((_, i) => i < 2 || cellLines.some((cells) => (cells[i] ?? '') !== ''))
+  return lines.map((line) => (isCells(line) ? line.filter((_, i) => keep[i]) : line))
 }
 
-function alignTable(rows: readonly (readonly string[])[]): string[] {
+function isCells(line: TableLine): line is readonly string[] {
+  return Array.isArray(line)
+}
+
+/** The header, a rule, then the lines; cells padded to their column, sections as they are. */
+function alignTable(lines: readonly TableLine[]): string[] {
+  const header = lines[0] as readonly string[]
   const widths: number[] = []
-  for (const row of rows) {
-    row.forEach((cell, i) => {
+  for (const line of lines.filter(isCells)) {
+    line.forEach((cell, i) => {
       widths[i] = Math.max(widths[i] ?? 0, [...cell].length)
     })
   }
-  const render = (row: readonly string[]) =>
-    row
+  const render = (line: TableLine) => {
+    if (!isCells(line)) return line.section
+    return line
       .map((cell, i) => {
         const pad = ' '.repeat(widths[i]! - [...cell].length)
-        return LEFT_ALIGNED.has(rows[0]![i]!) ? cell + pad : pad + cell
+        return LEFT_ALIGNED.has(header[i]!) ? cell + pad : pad + cell
       })
       .join('  ')
       .trimEnd()
-  const [header, ...body] = rows
-  return [render(header!), widths.map((w) => '-'.repeat(w)).join('  '), ...body.map(render)]
+  }
+  return [
+    render(header),
+    widths.map((w) => '-'.repeat(w)).join('  '),
+    ...lines.slice(1).map(render),
+  ]
 }
 
 /** A ratio such as `1.27x`. */
