@@ -259,7 +259,13 @@ export class TextMateTokenizer {
   private tokenizeRow(row: number): void {
     const line = this.buffer.lineForRow(row) ?? ''
     const startState = row === 0 ? textmate.INITIAL : this.states[row - 1]!
-    const result = this.grammar.compiled.tokenizeLine(line, startState, this.lineTimeLimit)
+    let result = this.grammar.compiled.tokenizeLine(line, startState, this.lineTimeLimit)
+    // A grammar compiles each pattern the first time a line needs it, on the line's clock: on
+    // a busy machine the first lines can run out of time for that alone. The patterns are
+    // compiled now, so a cut line gets one more try; a truly slow line is cut again.
+    if (result.stoppedEarly) {
+      result = this.grammar.compiled.tokenizeLine(line, startState, this.lineTimeLimit)
+    }
     let tokens: readonly TextMateToken[] = result.tokens
     let endState = result.ruleStack
     if (result.stoppedEarly) {
