@@ -7,7 +7,12 @@ export default defineConfig({
   ssr: { resolve: { conditions } },
   resolve: { conditions },
   test: {
-    include: ['packages/*/src/**/*.test.ts', 'apps/*/test/**/*.test.ts', 'bench/**/*.test.ts'],
+    include: [
+      'packages/*/src/**/*.test.ts',
+      'apps/*/test/**/*.test.ts',
+      'bench/**/*.test.ts',
+      'testing/**/*.test.ts',
+    ],
     testTimeout: 60_000,
   },
 })

@@ -26,8 +26,4 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true })
 })
 
-describeGuideSamples({
-  guide: 'docs/collaboration.md',
-  packageDir: 'packages/collab',
-  minSamples: 4,
-})
+describeGuideSamples('docs/collaboration.md')

@@ -5,21 +5,23 @@
  *   tandem-server --port 1234 --host 127.0.0.1 --data ./data --log-level info
  *   tandem-server --postgres postgres://tandem@db/tandem --redis redis://cache:6379
  *   tandem-server token --room notes --role read --user ada --ttl 3600
+ *   tandem-server backup --data ./data --out backups/tandem.sqlite
  *   tandem-server --static apps/playground/dist   (the app at /, rooms under /ws/)
  *
  * Documents are kept in `<data>/tandem.sqlite`, or in PostgreSQL with `--postgres`. With
  * `--redis`, several processes share rooms (they must share the PostgreSQL store too). With
  * `--auth-secret` (or the environment variable TANDEM_AUTH_SECRET) every connection needs a
- * token signed under that secret, as `tandem-server token` mints them. SIGTERM or SIGINT
+ * token signed under that secret, as `tandem-server token` mints them. `tandem-server backup`
+ * copies the SQLite database consistently while a server runs on it. SIGTERM or SIGINT
  * stops taking connections, stores every update already received, closes the connections,
  * the relay and the store, and exits.
  */
 import { join } from 'node:path'
-import { parseArgs } from 'node:util'
 import pino from 'pino'
 import { tokenAuthorizer } from './auth/token-authorizer.js'
-import { SECRET_VARIABLE, TOKEN_USAGE, tokenCommand, UsageError } from './auth/token-command.js'
-import { checkSecret } from './auth/tokens.js'
+import { TOKEN_USAGE, tokenCommand, UsageError } from './auth/token-command.js'
+import { BACKUP_USAGE, backupDatabase, DATABASE_FILE, parseBackupArgs } from './backup-command.js'
+import { parseServerArgs, SERVER_USAGE, type ServerOptions } from './cli-options.js'
 import { RedisRelay } from './scale/redis-relay.js'
 import type { Relay } from './scale/relay.js'
 import { StaticSite } from './static-site.js'
@@ -28,104 +30,19 @@ import { PostgresStore } from './storage/postgres-store.js'
 import { SqliteStore } from './storage/sqlite-store.js'
 import { ROOM_PATH, TandemServer } from './tandem-server.js'
 
-const USAGE = `usage: tandem-server [--port 1234] [--host 127.0.0.1] [--data ./data] [--log-level info]
-                     [--auth-secret SECRET] [--static <dir>]
-                     [--postgres <url> [--postgres-schema public]]
-                     [--redis <url> [--redis-prefix tandem:]]   (needs --postgres)
-                     [--max-connections-per-room 1000] [--max-connections-per-ip 100] [--trust-proxy]
-                     [--max-message-bytes 33554432] [--max-messages-per-second 100]
-                     [--max-bytes-per-second 1048576]
-       tandem-server token --help`
-
-const LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']
-
-/** The limit flag `name`: a positive integer or `Infinity`, undefined when not given. */
-const limit = (values: Record<string, unknown>, name: string): number | undefined => {
-  const text = values[name]
-  if (text === undefined) return undefined
-  const value = Number(text)
-  if (value === Number.POSITIVE_INFINITY || (Number.isSafeInteger(value) && value > 0)) return value
-  throw new Error(`--${name} must be a positive integer or Infinity, got ${text}`)
-}
-
 /** Parses the command line; exits with the usage on bad input. */
-const readOptions = () => {
+const readOptions = (): ServerOptions => {
   try {
-    const { values } = parseArgs({
-      options: {
-        port: { type: 'string', default: '1234' },
-        host: { type: 'string', default: '127.0.0.1' },
-        data: { type: 'string', default: './data' },
-        'log-level': { type: 'string', default: 'info' },
-        'auth-secret': { type: 'string' },
-        postgres: { type: 'string' },
-        'postgres-schema': { type: 'string' },
-        redis: { type: 'string' },
-        'redis-prefix': { type: 'string' },
-        'max-connections-per-room': { type: 'string' },
-        'max-connections-per-ip': { type: 'string' },
-        'trust-proxy': { type: 'boolean', default: false },
-        'max-message-bytes': { type: 'string' },
-        'max-messages-per-second': { type: 'string' },
-        'max-bytes-per-second': { type: 'string' },
-        static: { type: 'string' },
-        help: { type: 'boolean', default: false },
-      },
-      strict: true,
-    })
-    if (values.help) {
-      console.log(USAGE)
-      process.exit(0)
-    }
-    const port = Number(values.port)
-    if (!Number.isInteger(port) || port < 0 || port > 65_535) {
-      throw new Error(`--port must be a port number, got ${values.port}`)
-    }
-    if (!LEVELS.includes(values['log-level'])) {
-      throw new Error(`--log-level must be one of ${LEVELS.join(', ')}`)
-    }
-    const authSecret = values['auth-secret'] ?? process.env[SECRET_VARIABLE]
-    if (authSecret !== undefined) checkSecret(authSecret)
-    if (values.redis !== undefined && values.postgres === undefined) {
-      throw new Error(
-        '--redis needs --postgres: instances sharing rooms must share their storage too',
-      )
-    }
-    if (values['postgres-schema'] !== undefined && values.postgres === undefined) {
-      throw new Error('--postgres-schema needs --postgres')
-    }
-    if (values['redis-prefix'] !== undefined && values.redis === undefined) {
-      throw new Error('--redis-prefix needs --redis')
-    }
-    return {
-      port,
-      host: values.host,
-      data: values.data,
-      logLevel: values['log-level'],
-      authSecret,
-      postgres: values.postgres,
-      postgresSchema: values['postgres-schema'],
-      redis: values.redis,
-      redisPrefix: values['redis-prefix'],
-      limits: {
-        maxConnectionsPerRoom: limit(values, 'max-connections-per-room'),
-        maxConnectionsPerIp: limit(values, 'max-connections-per-ip'),
-        trustProxy: values['trust-proxy'],
-        maxMessageBytes: limit(values, 'max-message-bytes'),
-        rateLimits: {
-          messagesPerSecond: limit(values, 'max-messages-per-second'),
-          bytesPerSecond: limit(values, 'max-bytes-per-second'),
-        },
-      },
-      static: values.static,
-    }
+    const options = parseServerArgs(process.argv.slice(2), process.env)
+    if (options !== 'help') return options
+    console.log(SERVER_USAGE)
+    process.exit(0)
   } catch (error) {
-    console.error(`tandem-server: ${error instanceof Error ? error.message : error}\n${USAGE}`)
+    if (!(error instanceof UsageError)) throw error
+    console.error(`tandem-server: ${error.message}\n${SERVER_USAGE}`)
     process.exit(2)
   }
 }
-
-type Options = ReturnType<typeof readOptions>
 
 /** `host:port` of a database URL, for logs (never its password). */
 const addressOf = (url: string): string => {
@@ -139,11 +56,11 @@ const addressOf = (url: string): string => {
 
 /** The store the options ask for, and how to name it in logs. */
 const openStore = async (
-  options: Options,
+  options: ServerOptions,
   logger: pino.Logger,
 ): Promise<{ store: DocumentStore; description: string }> => {
   if (options.postgres === undefined) {
-    const file = join(options.data, 'tandem.sqlite')
+    const file = join(options.data, DATABASE_FILE)
     return { store: SqliteStore.open({ file }), description: `sqlite ${file}` }
   }
   const schema = options.postgresSchema ?? 'public'
@@ -216,11 +133,32 @@ const token = (args: string[]) => {
   }
 }
 
+/** `tandem-server backup ...`: copies the database, or prints why not (exit 2 or 1). */
+const backup = async (args: string[]) => {
+  try {
+    const parsed = parseBackupArgs(args)
+    if (parsed === 'help') return console.log(BACKUP_USAGE)
+    const { from, to, rooms, updates, bytes } = await backupDatabase(parsed)
+    console.log(`backed up ${from} to ${to}: ${rooms} rooms, ${updates} updates, ${bytes} bytes`)
+  } catch (error) {
+    if (error instanceof UsageError) {
+      console.error(`tandem-server backup: ${error.message}\n${BACKUP_USAGE}`)
+      process.exit(2)
+    }
+    console.error(`tandem-server backup: ${error instanceof Error ? error.message : error}`)
+    process.exit(1)
+  }
+}
+
+const fail = (error: unknown) => {
+  console.error(`tandem-server: ${error instanceof Error ? error.message : error}`)
+  process.exit(1)
+}
+
 if (process.argv[2] === 'token') {
   token(process.argv.slice(3))
+} else if (process.argv[2] === 'backup') {
+  backup(process.argv.slice(3)).catch(fail)
 } else {
-  main().catch((error: unknown) => {
-    console.error(`tandem-server: ${error instanceof Error ? error.message : error}`)
-    process.exit(1)
-  })
+  main().catch(fail)
 }

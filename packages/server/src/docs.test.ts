@@ -1,7 +1,12 @@
 import { describeGuideSamples } from '../../../testing/guide-samples.js'
+import { neededServices } from './testing/services.js'
 
-describeGuideSamples({
-  guide: 'docs/server.md',
-  packageDir: 'packages/server',
-  minSamples: 1,
+// The scale-out sample needs PostgreSQL and Redis: it runs against the ones the storage and
+// scale-out tests use (TANDEM_POSTGRES_URL, TANDEM_REDIS_URL), and is skipped like them.
+describeGuideSamples('docs/server.md', {
+  services: (needs) =>
+    neededServices('the scale-out sample of docs/server.md', {
+      postgres: needs.includes('postgres'),
+      redis: needs.includes('redis'),
+    }),
 })
