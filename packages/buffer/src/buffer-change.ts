@@ -6,7 +6,9 @@ export interface BufferChange {
   readonly oldRange: Range
   /** Where the new text is, in the coordinates after the transaction. */
   readonly newRange: Range
+  /** The text that was replaced (empty for an insertion). */
   readonly oldText: string
+  /** The text put in its place (empty for a deletion). */
   readonly newText: string
 }
 
@@ -18,6 +20,7 @@ export interface BufferChange {
  * @example buffer.onDidChange(({ changes, remote }) => remote && highlight(changes))
  */
 export interface BufferChangeEvent {
+  /** Every change of the transaction, sorted, in the order they apply. */
   readonly changes: readonly BufferChange[]
   /** The range spanned by all changes, before the transaction. */
   readonly oldRange: Range
@@ -37,6 +40,7 @@ export interface BufferChangeEvent {
  * @example buffer.onDidStopChanging(({ changes }) => save(changes.length))
  */
 export interface BufferStoppedChangingEvent {
+  /** The changes merged since the last event, sorted, in the order they apply. */
   readonly changes: readonly BufferChange[]
 }
 

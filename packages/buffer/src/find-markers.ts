@@ -6,22 +6,39 @@ import type { Marker } from './marker.js'
  * Atom; keys not listed here match the marker's properties.
  */
 export interface FindMarkersParams {
+  /** The marker starts exactly here. */
   startPosition?: PointLike
+  /** The marker ends exactly here. */
   endPosition?: PointLike
+  /** The marker starts inside this range. */
   startsInRange?: RangeLike
+  /** The marker ends inside this range. */
   endsInRange?: RangeLike
+  /** The marker contains this point. */
   containsPoint?: PointLike
+  /** Atom's other name for `containsPoint`. */
   containsPosition?: PointLike
+  /** The marker contains all of this range. */
   containsRange?: RangeLike
+  /** The marker touches or overlaps this range. */
   intersectsRange?: RangeLike
+  /** The marker lies entirely inside this range. */
   containedInRange?: RangeLike
+  /** The marker starts on this row. */
   startRow?: number
+  /** The marker ends on this row. */
   endRow?: number
+  /** The marker covers part of this row. */
   intersectsRow?: number
+  /** The marker covers part of the rows from the first to the second, both included. */
   intersectsRowRange?: [number, number]
+  /** Only markers whose validity is this. */
   valid?: boolean
+  /** Only markers with this invalidation strategy. */
   invalidate?: string
+  /** Only markers whose head is (true) or is not (false) at the start. */
   reversed?: boolean
+  /** Only markers that have (true) or lack (false) a tail. */
   tailed?: boolean
   [property: string]: unknown
 }

@@ -2,6 +2,8 @@
  * @tandem/buffer: a text buffer over a Yjs Y.Text, with Atom's reading and editing API,
  * a line index kept in step with every change, markers anchored by Yjs relative positions,
  * and undo that only ever reverts this buffer's own changes.
+ *
+ * @module @tandem/buffer
  */
 export type {
   BufferChange,

@@ -7,9 +7,13 @@ import { type Span, SpanTree } from './span-tree.js'
  * `text`, which now occupies [newStart, newEnd). Changes are sorted and never touch each other.
  */
 export interface TextChange {
+  /** Start of the replaced text, as an offset before the transaction. */
   oldStart: number
+  /** End of the replaced text, as an offset before the transaction. */
   oldEnd: number
+  /** Start of the inserted text, as an offset after the transaction. */
   newStart: number
+  /** End of the inserted text, as an offset after the transaction. */
   newEnd: number
   /** The inserted text (empty for a pure deletion). */
   text: string
@@ -49,7 +53,10 @@ export class ItemIndex {
   /** The name the document gives the text, when it is a root type (looked up once). */
   private rootName: string | null = null
 
-  constructor(readonly ytext: Y.Text) {
+  constructor(
+    /** The text whose items are indexed. */
+    readonly ytext: Y.Text,
+  ) {
     this.rebuild()
   }
 

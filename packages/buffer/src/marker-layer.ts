@@ -40,7 +40,9 @@ export interface MarkerLayerOptions {
 
 /** Payload of `MarkerLayer.onDidChangeMarker`. */
 export interface LayerMarkerChange {
+  /** The marker that changed. */
   readonly marker: Marker
+  /** What changed, as the marker's own `onDidChange` reports it. */
   readonly change: MarkerChangeEvent
 }
 
@@ -80,8 +82,11 @@ interface LayerSnapshot {
  * @example const layer = buffer.addMarkerLayer({ maintainHistory: true })
  */
 export class MarkerLayer {
+  /** Whether undo and redo put the markers back where they were. */
   readonly maintainHistory: boolean
+  /** Whether a marker is destroyed, not just marked invalid, when an edit invalidates it. */
   readonly destroyInvalidatedMarkers: boolean
+  /** The free-form role it was made with, e.g. `'selections'`. */
   readonly role: string | undefined
   private readonly markers = new MarkerRegistry()
   private viewOwner: object | null = null
@@ -106,7 +111,9 @@ export class MarkerLayer {
 
   /** Made by `TextBuffer.addMarkerLayer`. */
   constructor(
+    /** The buffer whose text the markers follow. */
     readonly buffer: TextBuffer,
+    /** Unique among the buffer's layers. */
     readonly id: number,
     options: MarkerLayerOptions = {},
   ) {
@@ -258,7 +265,11 @@ export class MarkerLayer {
 
   // Package internal: called by Marker and TextBuffer.
 
-  /** Applies a direct update to a marker; emits its change event at once (if it moved since the last one). */
+  /**
+   * Applies a direct update to a marker; emits its change event at once (if it moved since the last one).
+   *
+   * @internal
+   */
   updateMarker(marker: Marker, update: MarkerUpdate): boolean {
     if (marker.destroyed) return false
     let changed = false
@@ -298,7 +309,7 @@ export class MarkerLayer {
     return changed
   }
 
-  /** Copies a marker onto this layer. */
+  /** @internal Copies a marker onto this layer. */
   copyMarker(marker: Marker, options: MarkOptions): Marker {
     return this.createMarker(marker.getRange(), {
       reversed: marker.reversed,
@@ -311,7 +322,7 @@ export class MarkerLayer {
     })
   }
 
-  /** Forgets a marker that was just destroyed. */
+  /** @internal Forgets a marker that was just destroyed. */
   removeMarker(marker: Marker): void {
     this.markers.remove(marker)
     this.index.remove(marker)
@@ -321,12 +332,12 @@ export class MarkerLayer {
     this.scheduleUpdate()
   }
 
-  /** Tells layer listeners that `marker` changed (package internal). */
+  /** @internal Tells layer listeners that `marker` changed (package internal). */
   reportMarkerChange(marker: Marker, change: MarkerChangeEvent): void {
     this.emitter.emit('did-change-marker', { marker, change })
   }
 
-  /** Tells layer listeners that `marker` was destroyed (package internal). */
+  /** @internal Tells layer listeners that `marker` was destroyed (package internal). */
   reportMarkerDestroyed(marker: Marker): void {
     this.emitter.emit('did-destroy-marker', marker)
   }
@@ -334,6 +345,8 @@ export class MarkerLayer {
   /**
    * Lets `owner` keep one object per marker in `Marker.view` (package internal, for display
    * marker layers). True for the first owner to ask; later ones keep their own maps.
+   *
+   * @internal
    */
   claimView(owner: object): boolean {
     if (this.viewOwner !== null && this.viewOwner !== owner) return false
@@ -341,7 +354,7 @@ export class MarkerLayer {
     return true
   }
 
-  /** Remembers that a marker has change listeners. */
+  /** @internal Remembers that a marker has change listeners. */
   watch(marker: Marker): void {
     if (marker.watchListed) return
     marker.watchListed = true
@@ -363,6 +376,8 @@ export class MarkerLayer {
    * else by collaborative anchoring. With `deferAnchoring` (an edit inside a transaction, before
    * Yjs has settled its items) the relative positions of touched markers are renewed later by
    * `anchorMovedMarkers`.
+   *
+   * @internal
    */
   applyChanges(changes: readonly TextChange[], local: boolean, deferAnchoring = false): void {
     if (this.markers.size === 0) return
@@ -464,18 +479,26 @@ export class MarkerLayer {
     return (local && (startTouched || endTouched)) || emptinessChanged || straddled || anchorDeleted
   }
 
-  /** Checks the marker index (tests only). */
+  /** @internal Checks the marker index (tests only). */
   checkIndex(): void {
     this.index.checkInvariants()
   }
 
-  /** Renews the relative positions of markers moved inside the transaction that just ended. */
+  /**
+   * Renews the relative positions of markers moved inside the transaction that just ended.
+   *
+   * @internal
+   */
   anchorMovedMarkers(): void {
     for (const marker of this.unanchored) if (!marker.destroyed) this.anchor(marker)
     this.unanchored.clear()
   }
 
-  /** Emits `did-update` and the change events of markers with listeners (end of a transaction). */
+  /**
+   * Emits `did-update` and the change events of markers with listeners (end of a transaction).
+   *
+   * @internal
+   */
   emitChangeEvents(): void {
     if (this.destroyed) return
     this.updatePending = false
@@ -483,14 +506,14 @@ export class MarkerLayer {
     for (const marker of this.watched.slice()) marker.emitChange(true)
   }
 
-  /** Emits a `did-update` that waited for the end of a transaction. */
+  /** @internal Emits a `did-update` that waited for the end of a transaction. */
   flushUpdate(): void {
     if (!this.updatePending || this.destroyed) return
     this.updatePending = false
     this.emitter.emit('did-update')
   }
 
-  /** The undo-state provider for `maintainHistory` layers. */
+  /** @internal The undo-state provider for `maintainHistory` layers. */
   historyState(): UndoStateProvider<LayerSnapshot> {
     return {
       capture: () => {

@@ -29,21 +29,33 @@ export interface MarkOptions {
 
 /** A marker's two ends as Yjs relative positions: the form that travels between peers. */
 export interface RelativeRange {
+  /** Where the range starts. */
   start: Y.RelativePosition
+  /** Where the range ends. */
   end: Y.RelativePosition
 }
 
 /** Payload of `Marker.onDidChange`. */
 export interface MarkerChangeEvent {
+  /** The head before the change. */
   oldHeadPosition: Point
+  /** The head after the change. */
   newHeadPosition: Point
+  /** The tail before the change (the head when there was no tail). */
   oldTailPosition: Point
+  /** The tail after the change (the head when there is no tail). */
   newTailPosition: Point
+  /** Validity before the change. */
   wasValid: boolean
+  /** Validity after the change. */
   isValid: boolean
+  /** Whether it had a tail before the change. */
   hadTail: boolean
+  /** Whether it has a tail after the change. */
   hasTail: boolean
+  /** Properties before the change. */
   oldProperties: Readonly<Record<string, unknown>>
+  /** Properties after the change. */
   newProperties: Readonly<Record<string, unknown>>
   /** True when a text change (or undo restoring state) caused it, false for direct calls. */
   textChanged: boolean
@@ -107,6 +119,7 @@ export class Marker {
   bucket: MarkerBucket | null = null
   /** The ends as relative positions (package internal). */
   startAnchor: Y.RelativePosition
+  /** The end of the range as a relative position (package internal). */
   endAnchor: Y.RelativePosition
   /** @internal */ properties: Readonly<Record<string, unknown>>
   /**
@@ -130,7 +143,9 @@ export class Marker {
 
   /** Made by a `MarkerLayer`; use `layer.markRange` and friends. */
   constructor(
+    /** Unique among the buffer's markers. */
     readonly id: number,
+    /** The layer that made the marker and moves it. */
     readonly layer: MarkerLayer,
     start: number,
     end: number,
@@ -160,6 +175,7 @@ export class Marker {
   get tailed(): boolean {
     return (this.flags & Flag.Tailed) !== 0
   }
+  /** @internal */
   set tailed(value: boolean) {
     this.setFlag(Flag.Tailed, value)
   }
@@ -168,6 +184,7 @@ export class Marker {
   get reversed(): boolean {
     return (this.flags & Flag.Reversed) !== 0
   }
+  /** @internal */
   set reversed(value: boolean) {
     this.setFlag(Flag.Reversed, value)
   }
@@ -176,6 +193,7 @@ export class Marker {
   get valid(): boolean {
     return (this.flags & Flag.Valid) !== 0
   }
+  /** @internal */
   set valid(value: boolean) {
     this.setFlag(Flag.Valid, value)
   }
@@ -184,6 +202,7 @@ export class Marker {
   get destroyed(): boolean {
     return (this.flags & Flag.Destroyed) !== 0
   }
+  /** @internal */
   set destroyed(value: boolean) {
     this.setFlag(Flag.Destroyed, value)
   }
@@ -192,6 +211,7 @@ export class Marker {
   get watchListed(): boolean {
     return (this.flags & Flag.WatchListed) !== 0
   }
+  /** @internal */
   set watchListed(value: boolean) {
     this.setFlag(Flag.WatchListed, value)
   }
@@ -201,6 +221,7 @@ export class Marker {
     if ((this.flags & Flag.ExclusiveGiven) === 0) return null
     return (this.flags & Flag.Exclusive) !== 0
   }
+  /** @internal */
   set explicitExclusive(value: boolean | null) {
     this.setFlag(Flag.ExclusiveGiven, value !== null)
     this.setFlag(Flag.Exclusive, value === true)
@@ -501,7 +522,11 @@ export class Marker {
     this.emitter?.emit('did-change', change)
   }
 
-  /** The marker's state for an undo step: the last one made, while nothing changed (package internal). */
+  /**
+   * The marker's state for an undo step: the last one made, while nothing changed (package internal).
+   *
+   * @internal
+   */
   snapshot(): MarkerSnapshot {
     const saved = this.saved
     if (
@@ -528,7 +553,7 @@ export class Marker {
     return this.saved
   }
 
-  /** Takes back a saved state; the layer has put the ends in place (package internal). */
+  /** @internal Takes back a saved state; the layer has put the ends in place. */
   restore(saved: MarkerSnapshot): void {
     this.startAnchor = saved.start
     this.endAnchor = saved.end

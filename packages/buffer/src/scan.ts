@@ -6,6 +6,7 @@ import type { TextBuffer } from './text-buffer.js'
 export interface ScanResult {
   /** The RegExp match (indices relative to the scanned text). */
   readonly match: RegExpExecArray
+  /** The matched text, `match[0]`. */
   readonly matchText: string
   /** Where the match is in the buffer. */
   readonly range: Range

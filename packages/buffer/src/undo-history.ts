@@ -8,7 +8,9 @@ import * as Y from 'yjs'
  * @example buffer.registerUndoState({ capture: () => saveSelections(), restore: (s) => load(s) })
  */
 export interface UndoStateProvider<State = unknown> {
+  /** Returns the state to save with the undo step being made. */
   capture(): State
+  /** Puts back a state that `capture` returned. */
   restore(state: State): void
 }
 

@@ -36,9 +36,13 @@ const MAX_REASON_LENGTH = 500
  * @example connection.whenSynced.catch((error) => error instanceof AuthError && showLogin(error.failure.reason))
  */
 export class AuthError extends Error {
+  /** Always `'AuthError'`. */
   override readonly name = 'AuthError'
 
-  constructor(readonly failure: AuthFailure) {
+  constructor(
+    /** What the server said: the close code or status, and its reason. */
+    readonly failure: AuthFailure,
+  ) {
     super(`the server refused the connection: ${failure.reason}`)
   }
 }

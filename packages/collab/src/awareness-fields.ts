@@ -15,7 +15,9 @@ import { type RelativePositionJSON, relativePositionFromJSON } from './relative-
 
 /** A selection in awareness: where it starts (`anchor`) and where its caret is (`head`). */
 export interface AwarenessSelection {
+  /** The end that stays put when the selection grows. */
   readonly anchor: RelativePositionJSON
+  /** The end with the caret. */
   readonly head: RelativePositionJSON
 }
 
@@ -26,15 +28,21 @@ export interface AwarenessSelection {
  * @example { name: 'Ada', color: '#d33', colorLight: '#d333', id: 'ada@example.org' }
  */
 export interface CollabUser {
+  /** Shown beside the caret. */
   readonly name: string
+  /** The caret's CSS color, e.g. `#d33`. */
   readonly color: string
+  /** The selection's CSS color, usually `color` made translucent; `color` is used when absent. */
   readonly colorLight?: string
+  /** Names the person across tabs and reconnections, so their tabs know each other. */
   readonly id?: string
 }
 
 /** A selection read from a peer's state, as relative positions. */
 export interface RelativeSelection {
+  /** The end that stays put when the selection grows. */
   readonly anchor: Y.RelativePosition
+  /** The end with the caret. */
   readonly head: Y.RelativePosition
 }
 

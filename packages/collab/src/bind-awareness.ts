@@ -16,7 +16,9 @@ export interface BindAwarenessOptions extends SelectionPublisherOptions {
 
 /** What `bindAwareness` returns. */
 export interface AwarenessBinding extends DisposableLike {
+  /** The editor whose selections are published and which shows the others. */
   readonly editor: TextEditor
+  /** The awareness the selections travel through. */
   readonly awareness: Awareness
   /** The other peers, as `editor.getRemoteCursors()` lists them. */
   getRemoteCursors(): RemoteCursor[]

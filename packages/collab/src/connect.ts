@@ -64,7 +64,9 @@ export interface ConnectOptions {
 
 /** What `connect` returns. */
 export interface CollabConnection {
+  /** The document synced with the server; the editor's text lives in it. */
   readonly doc: Y.Doc
+  /** The presence channel shared with the room's other clients. */
   readonly awareness: Awareness
   /** The editor given to `connect`, or null when it was given a Y.Doc. */
   readonly editor: TextEditor | null

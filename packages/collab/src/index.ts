@@ -1,3 +1,11 @@
+/**
+ * @tandem/collab: the other people in a document. `connect` syncs an editor's Y.Text with a
+ * y-websocket server; each editor publishes its selections through Yjs awareness, and
+ * `RemoteCursors` shows every other peer's carets and selections, in their colors, as
+ * markers and decorations that stay on their text while everyone types.
+ *
+ * @module @tandem/collab
+ */
 export { AUTH_CLOSE_CODES, AuthError, type AuthFailure } from './auth-failure.js'
 export {
   type AwarenessSelection,

@@ -11,7 +11,9 @@ import * as Y from 'yjs'
 
 /** A Yjs item id as JSON. */
 export interface IdJSON {
+  /** The Yjs client that made the item. */
   readonly client: number
+  /** The item's number in that client's sequence. */
   readonly clock: number
 }
 
@@ -21,9 +23,13 @@ export interface IdJSON {
  * @example { type: null, tname: null, item: { client: 7, clock: 120 }, assoc: -1 }
  */
 export interface RelativePositionJSON {
+  /** The id of the type, when `item` is null (the position is at its end) and it is not a root type. */
   readonly type: IdJSON | null
+  /** The name of the root type, when `item` is null (the position is at its end). */
   readonly tname: string | null
+  /** The id of the character the position sticks to. */
   readonly item: IdJSON | null
+  /** The side: at least 0 sticks to the character after, negative to the one before. */
   readonly assoc: number
 }
 

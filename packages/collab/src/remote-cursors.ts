@@ -58,6 +58,7 @@ interface Peer {
 
 /** Decoration classes, for views and style sheets. */
 export const REMOTE_CARET_CLASS = 'remote-cursor'
+/** Class of a remote selection's highlight decoration. */
 export const REMOTE_SELECTION_CLASS = 'remote-selection'
 
 /**
@@ -76,8 +77,11 @@ export class RemoteCursors {
   private disposed = false
 
   constructor(
+    /** The editor the remote carets are shown in. */
     readonly editor: TextEditor,
+    /** Where the other clients' states are read. */
     readonly awareness: Awareness,
+    /** This client's user: its other tabs are told apart from other people. */
     readonly localUser: CollabUser,
   ) {
     this.layer = editor.addMarkerLayer({ role: 'remote-cursors' })

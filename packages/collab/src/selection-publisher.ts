@@ -73,8 +73,11 @@ export class SelectionPublisher {
   private holding: boolean
 
   constructor(
+    /** The editor whose selections are published. */
     readonly editor: TextEditor,
+    /** The awareness whose local state is written. */
     readonly awareness: Awareness,
+    /** Published as the `user` field. */
     readonly user: CollabUser,
     private readonly timing: SelectionPublisherOptions = {},
   ) {

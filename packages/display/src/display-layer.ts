@@ -66,7 +66,9 @@ export interface TranslateOptions {
 
 /** Rows of the screen that changed: `oldRange` before, `newRange` after (whole rows). */
 export interface DisplayChange {
+  /** The screen rows replaced, in the coordinates before the change. */
   readonly oldRange: Range
+  /** The screen rows that replaced them, in the coordinates after the change. */
   readonly newRange: Range
 }
 
@@ -99,6 +101,7 @@ export class DisplayLayer {
   private readonly lines: LineSource
 
   constructor(
+    /** The buffer shown. */
     readonly buffer: TextBuffer,
     options: DisplayLayerOptions = {},
   ) {

@@ -2,6 +2,8 @@
  * @tandem/display: screen coordinates over a Tandem text buffer. Folds hide text behind one
  * placeholder, hard tabs widen to tab stops and soft wrap splits long lines, as in Atom's
  * display layer; buffer <-> screen conversions name their clip direction.
+ *
+ * @module @tandem/display
  */
 export {
   isCharacterPair,

@@ -3,7 +3,9 @@ export type ClipboardMetadata = Record<string, unknown>
 
 /** Where a clipboard keeps its text: memory by default, the system clipboard in a view. */
 export interface ClipboardStore {
+  /** The text last written. */
   readText(): string
+  /** Replaces the stored text. */
   writeText(text: string): void
 }
 
@@ -46,7 +48,12 @@ export class Clipboard {
   }
 
   /** The stored text, and its metadata if the text is still the one written with it. */
-  readWithMetadata(): { text: string; metadata: ClipboardMetadata | null } {
+  readWithMetadata(): {
+    /** The stored text. */
+    text: string
+    /** Its metadata, or null when the text was written without it or changed since. */
+    metadata: ClipboardMetadata | null
+  } {
     const text = this.read()
     return { text, metadata: text === this.signature ? this.metadata : null }
   }

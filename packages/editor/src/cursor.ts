@@ -20,12 +20,17 @@ import {
 
 /** Payload of `Cursor.onDidChangePosition`. */
 export interface CursorPositionChangeEvent {
+  /** The position before the move, in buffer coordinates. */
   oldBufferPosition: Point
+  /** The position before the move, in screen coordinates. */
   oldScreenPosition: Point
+  /** The position after the move, in buffer coordinates. */
   newBufferPosition: Point
+  /** The position after the move, in screen coordinates. */
   newScreenPosition: Point
   /** True when a text change moved the cursor. */
   textChanged: boolean
+  /** The cursor that moved. */
   cursor: Cursor
 }
 
@@ -83,9 +88,14 @@ export class Cursor {
   /** @internal Made on first subscription (most cursors have no listeners). */
   emitter: Emitter<Events> | null = null
 
-  /** Made by the editor for each selection marker. */
+  /**
+   * Made by the editor for each selection marker; get cursors from the editor.
+   *
+   * @internal
+   */
   constructor(
     private readonly editor: CursorHost,
+    /** The marker of its selection: the cursor is at its head. */
     readonly marker: DisplayMarker,
   ) {}
 

@@ -3,7 +3,9 @@ import type { DisplayMarker, DisplayMarkerLayer } from './display-marker.js'
 
 /** What a decoration asks the view to draw: `type` (`cursor`, `highlight`, `line`, ...), `class`, and more. */
 export interface DecorationProperties {
+  /** What to draw: `cursor`, `highlight`, `line`, `line-number`, ... */
   type: string
+  /** The CSS class the view gives what it draws. */
   class?: string
   [key: string]: unknown
 }
@@ -29,8 +31,13 @@ export class Decoration {
     'did-destroy': undefined
   }>()
 
-  /** Made by `DecorationSet.decorate`. */
+  /**
+   * Made by `DecorationSet.decorate`; decorate with `TextEditor.decorateMarker`.
+   *
+   * @internal
+   */
   constructor(
+    /** The marker, or the layer of markers, decorated. */
     readonly target: DisplayMarker | DisplayMarkerLayer,
     properties: DecorationProperties,
     private readonly owner: DecorationSet,

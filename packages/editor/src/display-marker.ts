@@ -12,15 +12,25 @@ import {
 
 /** Payload of `DisplayMarker.onDidChange`: head and tail, before and after, in both spaces. */
 export interface DisplayMarkerChangeEvent {
+  /** The head before the change, in buffer coordinates. */
   oldHeadBufferPosition: Point
+  /** The head after the change, in buffer coordinates. */
   newHeadBufferPosition: Point
+  /** The tail before the change, in buffer coordinates. */
   oldTailBufferPosition: Point
+  /** The tail after the change, in buffer coordinates. */
   newTailBufferPosition: Point
+  /** The head before the change, in screen coordinates. */
   oldHeadScreenPosition: Point
+  /** The head after the change, in screen coordinates. */
   newHeadScreenPosition: Point
+  /** The tail before the change, in screen coordinates. */
   oldTailScreenPosition: Point
+  /** The tail after the change, in screen coordinates. */
   newTailScreenPosition: Point
+  /** Validity before the change. */
   wasValid: boolean
+  /** Validity after the change. */
   isValid: boolean
   /** True when a text change moved the marker. */
   textChanged: boolean
@@ -28,8 +38,11 @@ export interface DisplayMarkerChangeEvent {
 
 /** What `DisplayMarkerLayer.findMarkers` accepts: the buffer layer's conditions plus screen ones. */
 export interface FindDisplayMarkersParams extends FindMarkersParams {
+  /** The marker contains this screen position. */
   containsScreenPosition?: PointLike
+  /** The marker contains all of this screen range. */
   containsScreenRange?: RangeLike
+  /** The marker covers part of the screen rows from the first to the second, both included. */
   intersectsScreenRowRange?: readonly [number, number]
 }
 
@@ -65,7 +78,9 @@ export class DisplayMarker {
 
   /** Made by a `DisplayMarkerLayer`. */
   constructor(
+    /** The display marker layer it belongs to. */
     readonly layer: DisplayMarkerLayer,
+    /** The buffer marker it shows. */
     readonly bufferMarker: Marker,
   ) {
     this.id = bufferMarker.id
@@ -302,7 +317,9 @@ export class DisplayMarkerLayer {
 
   /** Wraps `bufferLayer`; markers follow `displayLayer`'s folds and settings. */
   constructor(
+    /** The display layer whose screen coordinates the markers report. */
     readonly displayLayer: DisplayLayer,
+    /** The buffer marker layer it wraps. */
     readonly bufferLayer: MarkerLayer,
   ) {
     this.wrappers = bufferLayer.claimView(this) ? null : new Map()

@@ -98,6 +98,7 @@ export interface EditorEdits {
 
   /** Runs `fn` as one undo step and one Y transaction (grouped with the previous within `groupingInterval`). */
   transact<T>(fn: () => T): T
+  /** Runs `fn` as one undo step and one Y transaction, grouped with the previous step when that ended less than `groupingInterval` ms ago. */
   transact<T>(groupingInterval: number, fn: () => T): T
   /** Undoes this editor's last step (never another peer's), restoring its selections. */
   undo(options?: WriteOptions): void

@@ -7,6 +7,8 @@
  * import { TextEditor } from '@tandem/editor'
  * const editor = new TextEditor({ text: 'hello world' })
  * editor.getLastCursor().moveToEndOfWord()
+ *
+ * @module @tandem/editor
  */
 
 export {

@@ -14,10 +14,15 @@ import { type EditHost, type SelectionEdits, selectionEdits } from './selection-
 
 /** Payload of `Selection.onDidChangeRange`. */
 export interface SelectionRangeChangeEvent {
+  /** The range before the change, in buffer coordinates. */
   oldBufferRange: Range
+  /** The range before the change, in screen coordinates. */
   oldScreenRange: Range
+  /** The range after the change, in buffer coordinates. */
   newBufferRange: Range
+  /** The range after the change, in screen coordinates. */
   newScreenRange: Range
+  /** The selection that changed. */
   selection: Selection
 }
 
@@ -75,10 +80,16 @@ export class Selection {
   private linewise = false
   private retainSelection = false
 
-  /** Made by the editor for each selection marker. */
+  /**
+   * Made by the editor for each selection marker; get selections from the editor.
+   *
+   * @internal
+   */
   constructor(
     /** @internal */ readonly editor: SelectionHost,
+    /** The marker holding the range. */
     readonly marker: DisplayMarker,
+    /** The cursor at its head. */
     readonly cursor: Cursor,
   ) {
     cursor.selection = this

@@ -26,7 +26,6 @@ import { paragraphRangeAtRow } from './paragraphs.js'
 import { Selection, type SelectionRangeChangeEvent, type SetRangeOptions } from './selection.js'
 import { DEFAULT_NON_WORD_CHARACTERS } from './words.js'
 
-/** Options of `new TextEditor`; each absent one takes Atom's default. */
 /**
  * Another peer as an editor shows it: its awareness client id, its user (`name`, `color`,
  * `colorLight`), whether it is this user in another tab or window, and its selections in
@@ -35,20 +34,34 @@ import { DEFAULT_NON_WORD_CHARACTERS } from './words.js'
  * @example { clientId: 42, user: { name: 'Ada', color: '#d33' }, ownTab: false, selections: [...] }
  */
 export interface RemoteCursor {
+  /** The peer's Yjs awareness client id. */
   readonly clientId: number
+  /** Who the peer is. */
   readonly user: RemoteUser
+  /** True when it is this user in another tab or window. */
   readonly ownTab: boolean
-  readonly selections: ReadonlyArray<{ readonly range: Range; readonly reversed: boolean }>
+  /** Its selections in this buffer; the last is its primary one, and an empty range is a caret. */
+  readonly selections: ReadonlyArray<{
+    /** The selected range, in buffer coordinates. */
+    readonly range: Range
+    /** Whether its caret is at the start. */
+    readonly reversed: boolean
+  }>
 }
 
 /** Who a remote peer is, as its awareness says: a name and colors, maybe an id. */
 export interface RemoteUser {
+  /** Shown beside the caret. */
   readonly name: string
+  /** The caret's CSS color. */
   readonly color: string
+  /** The selection's CSS color, when the peer gave one. */
   readonly colorLight?: string
+  /** Names the person across tabs, when the peer gave one. */
   readonly id?: string
 }
 
+/** Options of `new TextEditor`; each absent one takes Atom's default. */
 export interface TextEditorOptions {
   /** Initial text (for a new document, or one whose text is empty). */
   text?: string
@@ -99,8 +112,17 @@ export interface TextEditorOptions {
 
 /** Payload of `onDidRequestAutoscroll`: what a view should scroll into sight. */
 export interface AutoscrollRequest {
+  /** The range to bring into sight, in screen coordinates. */
   screenRange: Range
-  options: { clip?: boolean; reversed?: boolean; center?: boolean }
+  /** How to scroll it into sight. */
+  options: {
+    /** Clip the range to the text first (Atom's option; views may ignore it). */
+    clip?: boolean
+    /** The head is at the start: bring the start into sight first. */
+    reversed?: boolean
+    /** Center the head vertically instead of scrolling as little as possible. */
+    center?: boolean
+  }
 }
 
 interface Events {

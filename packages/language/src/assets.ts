@@ -9,7 +9,9 @@
 
 /** A file of an npm package: `{ pkg: 'vscode-oniguruma', path: 'release/onig.wasm' }`. */
 export interface PackageAsset {
+  /** The npm package name. */
   readonly pkg: string
+  /** The file's path inside the package. */
   readonly path: string
 }
 

@@ -8,6 +8,7 @@ import { ScopeDescriptor } from './scope-descriptor.js'
 export interface ScopeSource {
   /** The scopes at `position`, outermost first, the grammar's root scope included. */
   scopesAt(position: Point): string[]
+  /** Stops following the buffer. */
   destroy(): void
 }
 
@@ -15,6 +16,7 @@ export interface ScopeSource {
 export interface SyntaxSource {
   /** The types of the nodes containing `position`, from the root to the smallest. */
   nodeTypesAt(position: Point): string[]
+  /** Stops following the buffer. */
   destroy(): void
 }
 
@@ -45,6 +47,7 @@ export class GrammarLanguageMode implements LanguageMode {
   /** A mode for `settings`' language over `buffer`, without parsers yet. */
   constructor(
     private readonly buffer: TextBuffer,
+    /** The language's settings: comments, indentation, word characters. */
     readonly settings: LanguageSettings,
   ) {
     this.id = settings.id

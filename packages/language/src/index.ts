@@ -1,3 +1,11 @@
+/**
+ * @tandem/language: what an editor needs to know about the language of its text. A
+ * `LanguageMode` answers the scopes at a position (TextMate grammars), the syntax tree around
+ * it (tree-sitter), how to comment a row, how deep to indent one and which characters end a
+ * word; plain text is the default mode.
+ *
+ * @module @tandem/language
+ */
 export {
   type AssetLocator,
   installedAssetPath,

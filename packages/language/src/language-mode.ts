@@ -47,7 +47,9 @@ export interface LanguageMode {
 
 /** A language's comment delimiters; absent ones are undefined. */
 export interface CommentStrings {
+  /** Starts a comment: the line comment when the language has one, else the block opener. */
   commentStartString?: string
+  /** Ends a block comment; undefined for line comments. */
   commentEndString?: string
 }
 

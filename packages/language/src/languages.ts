@@ -26,6 +26,7 @@ export interface LanguageSettings {
   readonly fileExtensions: readonly string[]
   /** Whole file names that select it (`Makefile`). */
   readonly fileNames?: readonly string[]
+  /** The line and block comment delimiters. */
   readonly comments: CommentTokens
   /** A line matching this indents the next line one level deeper. */
   readonly increaseIndentPattern?: RegExp

@@ -46,7 +46,9 @@ const CHUNK_LENGTH = 4096
  * syntax.nodeTypesAt([0, 12]) // => ['program', 'lexical_declaration', ..., 'string_fragment']
  */
 export class SyntaxTree {
+  /** The tree-sitter language it parses with. */
   readonly language: Language
+  /** The buffer it parses and follows. */
   readonly buffer: TextBuffer
   private readonly parser: Parser
   private readonly emitter = new Emitter<Events>()

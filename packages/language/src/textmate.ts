@@ -20,8 +20,11 @@ import type { TextMateGrammar } from './textmate-grammar.js'
  * @example { startIndex: 10, endIndex: 13, scopes: ['source.js', 'string.quoted.double.js'] }
  */
 export interface TextMateToken {
+  /** Start column of the token in its row. */
   readonly startIndex: number
+  /** End column of the token in its row (exclusive). */
   readonly endIndex: number
+  /** The scopes of the token, outermost first. */
   readonly scopes: readonly string[]
 }
 
@@ -32,7 +35,9 @@ export interface TextMateToken {
  * @example tokenizer.onDidTokenize(({ startRow, endRow }) => view.redrawRows(startRow, endRow))
  */
 export interface TokenizedRows {
+  /** The first row tokenized. */
   readonly startRow: number
+  /** The last row tokenized. */
   readonly endRow: number
 }
 
@@ -90,7 +95,9 @@ export class TextMateTokenizer {
    * @example new TextMateTokenizer(grammar, buffer, { lineTimeLimit: 100 })
    */
   constructor(
+    /** The grammar the rows are tokenized with. */
     readonly grammar: TextMateGrammar,
+    /** The buffer tokenized and followed. */
     readonly buffer: TextBuffer,
     options: TextMateTokenizerOptions = {},
   ) {

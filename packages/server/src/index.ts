@@ -1,3 +1,11 @@
+/**
+ * @tandem/server: a server for any y-websocket client. Each room is one Yjs document, kept in
+ * SQLite or PostgreSQL. Signed tokens grant read or write roles, each user's last selections
+ * are kept for their return, rooms scale out over Redis, limits bound what one connection may
+ * cost, and metrics count what happened.
+ *
+ * @module @tandem/server
+ */
 export { tokenAuthorizer } from './auth/token-authorizer.js'
 export {
   checkSecret,

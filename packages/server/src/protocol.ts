@@ -10,9 +10,13 @@ import type * as Y from 'yjs'
 
 /** Message types, as y-websocket numbers them. */
 export const MessageType = {
+  /** Yjs sync: step 1, step 2 and updates. */
   sync: 0,
+  /** An awareness update. */
   awareness: 1,
+  /** Permission denied, sent before the server closes. */
   auth: 2,
+  /** Asks for every awareness state. */
   queryAwareness: 3,
   /**
    * Tandem's own: a client asks for its user's last editing session (body: a user id, used

@@ -32,12 +32,15 @@ export type Role = 'read' | 'write'
 
 /** A connection as a room sees it. */
 export interface Peer {
+  /** `read` peers receive updates but cannot change the document. */
   readonly role: Role
   /** The authenticated user, if any: their sessions are kept under this id. */
   readonly user?: string | undefined
   /** The awareness clients this connection speaks for, removed when it leaves. */
   readonly awarenessClients: Set<number>
+  /** Sends one binary message. */
   send(message: Uint8Array): void
+  /** Closes the connection with a WebSocket close code and reason. */
   close(code: number, reason: string): void
 }
 
@@ -75,6 +78,7 @@ export interface RoomEvents {
 export interface RoomOptions {
   /** Compact the log in the background once it holds this many updates. */
   readonly compactAfterUpdates?: number
+  /** Called as the room stores, compacts, refuses or fails, for logs and metrics. */
   readonly events?: RoomEvents
   /** Shares the room with other server instances over a shared store. */
   readonly relay?: Relay
@@ -97,7 +101,9 @@ const READ_ONLY_REASON = 'read-only: this connection may not edit the document'
  * @example const room = await Room.load('notes', store); room.join(peer); room.receive(peer, data)
  */
 export class Room {
+  /** The room's document. */
   readonly doc = new Y.Doc()
+  /** The awareness states of the peers in the room; the server has none of its own. */
   readonly awareness = new awarenessProtocol.Awareness(this.doc)
   private readonly peers = new Set<Peer>()
   /** Appends in flight, in order; a sync reply waits for them. */
@@ -123,6 +129,7 @@ export class Room {
   }
 
   private constructor(
+    /** The room name, the URL path of its connections. */
     readonly name: string,
     private readonly store: DocumentStore,
     private readonly options: RoomOptions,

@@ -46,45 +46,56 @@ const LATENCY_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0
  * metrics.render() // '# HELP tandem_connections ...'
  */
 export class ServerMetrics {
+  /** WebSocket connections accepted. */
   readonly connectionsOpened = new Counter(
     'tandem_connections_opened_total',
     'WebSocket connections accepted.',
   )
+  /** Upgrades refused before the handshake, by reason. */
   readonly connectionsRefused = new Counter(
     'tandem_connections_refused_total',
     'Upgrades refused before the WebSocket handshake, by reason.',
     CAUSES.map((reason) => ({ reason })),
   )
+  /** Document updates received from connections. */
   readonly updatesReceived = new Counter(
     'tandem_updates_received_total',
     'Document updates received from connections (sync step 2 and update messages).',
   )
+  /** Document updates appended to the store. */
   readonly updatesStored = new Counter(
     'tandem_updates_stored_total',
     'Document updates appended to the store (and then relayed).',
   )
+  /** Bytes of document updates appended to the store. */
   readonly bytesStored = new Counter(
     'tandem_stored_bytes_total',
     'Bytes of document updates appended to the store.',
   )
+  /** Bytes of WebSocket messages received. */
   readonly bytesReceived = new Counter(
     'tandem_received_bytes_total',
     'Bytes of WebSocket messages received.',
   )
+  /** Bytes of WebSocket messages sent. */
   readonly bytesSent = new Counter('tandem_sent_bytes_total', 'Bytes of WebSocket messages sent.')
+  /** Updates refused from read-only connections. */
   readonly refusedWrites = new Counter(
     'tandem_refused_writes_total',
     'Updates refused from read-only connections.',
   )
+  /** Connections closed for going over a rate limit, by limit. */
   readonly rateLimitCloses = new Counter(
     'tandem_rate_limit_closes_total',
     'Connections closed (1008) for going over a rate limit, by limit.',
     KINDS.map((limit) => ({ limit })),
   )
+  /** Connections closed for a message that does not decode. */
   readonly malformedCloses = new Counter(
     'tandem_malformed_closes_total',
     'Connections closed (1007) for a message that does not decode.',
   )
+  /** How long appends to the store take. */
   readonly appendSeconds = new Histogram(
     'tandem_storage_append_seconds',
     'Seconds from receiving an update to having it in the store, earlier appends of its room included.',

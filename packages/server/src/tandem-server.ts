@@ -25,6 +25,7 @@ import { checkRoom, type DocumentStore } from './storage/document-store.js'
 
 /** What a connection may do, and who it is. */
 export interface Authorization {
+  /** `write` may change the document, `read` only follows it. */
   readonly role: Role
   /** The user's id, for sessions and logs. */
   readonly user?: string
@@ -32,10 +33,13 @@ export interface Authorization {
 
 /** Thrown by an `authorize` hook to refuse a connection with an HTTP status and a reason. */
 export class AuthRefusal extends Error {
+  /** Always `'AuthRefusal'`. */
   override readonly name = 'AuthRefusal'
 
   constructor(
+    /** 401 when the client should log in, 403 when it may not enter. */
     readonly status: 401 | 403,
+    /** Sent to the client with the status. */
     readonly reason: string,
   ) {
     super(reason)
@@ -53,15 +57,21 @@ export type Authorize = (
 
 /** Something that logs, as pino does. */
 export interface Logger {
+  /** Logs something worth knowing in normal operation. */
   info(fields: object, message?: string): void
+  /** Logs a problem the server survived, such as a client refused or closed. */
   warn(fields: object, message?: string): void
+  /** Logs a failure, such as storage that could not be written. */
   error(fields: object, message?: string): void
+  /** Logs detail for debugging. */
   debug(fields: object, message?: string): void
 }
 
 /** Options of `TandemServer`. */
 export interface TandemServerOptions {
+  /** Where the rooms' documents and sessions are kept. */
   readonly store: DocumentStore
+  /** Decides who may connect and with which role; without it everyone may write. */
   readonly authorize?: Authorize
   /** Largest message accepted, in bytes (default 32 MiB); a larger one closes its connection. */
   readonly maxMessageBytes?: number
@@ -93,6 +103,7 @@ export interface TandemServerOptions {
    * the stored rooms as JSON (`{"rooms": [...]}`) unless an `authorize` hook is set.
    */
   readonly site?: StaticSite
+  /** Where the server logs (nowhere unless given). */
   readonly logger?: Logger
 }
 
@@ -109,6 +120,7 @@ const SILENT: Logger = { info() {}, warn() {}, error() {}, debug() {} }
  * await server.listen(1234, '127.0.0.1')
  */
 export class TandemServer {
+  /** The HTTP server that upgrades connections and serves the site. */
   readonly http: Server
   private readonly sockets: WebSocketServer
   private readonly rooms: RoomRegistry

@@ -4,6 +4,7 @@
  * @example const d: DisposableLike = { dispose: () => clearInterval(timer) }
  */
 export interface DisposableLike {
+  /** Releases the resource; calling it again does nothing. */
   dispose(): void
 }
 

@@ -4,6 +4,8 @@
  * CompositeDisposable follow Atom's event-kit.
  *
  * @example import { Point, Range, Emitter } from '@tandem/text'
+ *
+ * @module @tandem/text
  */
 
 export { CompositeDisposable } from './composite-disposable.js'

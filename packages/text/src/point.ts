@@ -2,7 +2,9 @@ import { assertNumber, describeValue } from './assert.js'
 
 /** A point as a plain `{row, column}` object. A `Point` is one too. */
 export interface PointObject {
+  /** Zero-based row. */
   readonly row: number
+  /** Zero-based column, in UTF-16 code units. */
   readonly column: number
 }
 

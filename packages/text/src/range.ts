@@ -6,7 +6,9 @@ const CR = 13
 
 /** A range as a plain `{start, end}` object. A `Range` is one too. */
 export interface RangeObject {
+  /** The first point. */
   readonly start: PointLike
+  /** The last point; a `Range` made from this object swaps the two if they are out of order. */
   readonly end: PointLike
 }
 

@@ -6,7 +6,9 @@ import type { TextEditor } from '@tandem/editor'
 
 /** What a command can use: the editor, and the view's page size in rows. */
 export interface CommandContext {
+  /** The editor the command acts on. */
   readonly editor: TextEditor
+  /** How many rows the view shows at once, for page up and down. */
   rowsPerPage(): number
 }
 

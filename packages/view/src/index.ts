@@ -9,6 +9,8 @@
  * import { TextEditor } from '@tandem/editor'
  * import { EditorView } from '@tandem/view'
  * const view = new EditorView(new TextEditor({ text: 'hello' }), document.getElementById('editor')!)
+ *
+ * @module @tandem/view
  */
 export { readTandemMetadata, TANDEM_CLIPBOARD_TYPE } from './clipboard.js'
 export { type Command, type CommandContext, EDITOR_COMMANDS } from './commands.js'

@@ -6,7 +6,9 @@
 
 /** The sizes the view lays text out with, in CSS pixels. */
 export interface TextMetrics {
+  /** Width of one character of the monospace font. */
   readonly characterWidth: number
+  /** Height of one row. */
   readonly lineHeight: number
 }
 

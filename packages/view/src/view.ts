@@ -36,7 +36,9 @@ export interface EditorViewOptions {
 
 /** A pixel position in the text area (0, 0 is the top left of the first row's text). */
 export interface PixelPosition {
+  /** Pixels down from the top of the first row. */
   readonly top: number
+  /** Pixels right from the start of the text. */
   readonly left: number
 }
 
@@ -91,6 +93,7 @@ export class EditorView {
   private destroyed = false
 
   constructor(
+    /** The editor shown. */
     readonly editor: TextEditor,
     element: HTMLElement,
     options: EditorViewOptions = {},

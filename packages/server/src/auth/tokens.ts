@@ -12,6 +12,7 @@ import { MAX_ROOM_LENGTH } from '../storage/document-store.js'
 export interface TokenClaims {
   /** The rooms the token opens: a room name, where each `*` matches any run of characters. */
   readonly room: string
+  /** What the token allows in those rooms. */
   readonly role: Role
   /** The user's id. */
   readonly sub: string
@@ -34,9 +35,11 @@ export type TokenProblem =
 
 /** Thrown by `verifyToken`: `problem` says why the token is refused, the message says more. */
 export class TokenError extends Error {
+  /** Always `'TokenError'`. */
   override readonly name = 'TokenError'
 
   constructor(
+    /** Why the token was refused. */
     readonly problem: TokenProblem,
     message: string,
   ) {

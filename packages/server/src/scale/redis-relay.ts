@@ -23,6 +23,7 @@ export interface RedisRelayOptions {
   readonly prefix?: string
   /** How long to wait for a connection, in milliseconds: 10 000 unless given. */
   readonly connectTimeoutMs?: number
+  /** Where connection problems are logged (nowhere unless given). */
   readonly logger?: Logger
 }
 

@@ -33,6 +33,7 @@ export interface RelayListener {
 
 /** A room's subscription; `unsubscribe` is safe to call twice. */
 export interface RelaySubscription {
+  /** Stops receiving the room's messages. */
   unsubscribe(): void
 }
 

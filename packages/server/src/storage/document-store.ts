@@ -16,6 +16,7 @@ export interface LogSize {
 export interface StoredDocument {
   /** Apply them all (in any order: Yjs updates commute) to rebuild the document. */
   readonly updates: readonly Uint8Array[]
+  /** How many updates the log holds and their bytes, to decide when to compact. */
   readonly size: LogSize
 }
 
@@ -51,6 +52,7 @@ export interface DocumentStore {
 
 /** A problem with the store itself (a bad file, a lost database), not with the caller's input. */
 export class StorageError extends Error {
+  /** Always `'StorageError'`. */
   override readonly name = 'StorageError'
 
   constructor(message: string, options?: { cause?: unknown }) {

@@ -59,6 +59,7 @@ export class SqliteStore implements DocumentStore {
 
   private constructor(
     private readonly db: Database.Database,
+    /** The SQLite file. */
     readonly file: string,
   ) {
     this.statements = {
