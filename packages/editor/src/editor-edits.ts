@@ -7,7 +7,9 @@ import type { TextEditor } from './text-editor.js'
 
 /** Payload of `onWillInsertText`: `cancel()` stops the insertion. */
 export interface WillInsertTextEvent {
+  /** The text about to be inserted at every selection. */
   text: string
+  /** Stops the insertion: no selection changes. */
   cancel(): void
 }
 

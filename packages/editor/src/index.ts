@@ -32,7 +32,13 @@ export {
   DisplayMarkerLayer,
   type FindDisplayMarkersParams,
 } from './display-marker.js'
+export type {
+  EditorInsertTextOptions,
+  PasteTextOptions,
+  WillInsertTextEvent,
+} from './editor-edits.js'
 export { Selection, type SelectionRangeChangeEvent, type SetRangeOptions } from './selection.js'
+export type { InsertTextOptions, WriteOptions } from './selection-edits.js'
 export {
   type AutoscrollRequest,
   type RemoteCursor,

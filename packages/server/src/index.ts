@@ -18,6 +18,7 @@ export {
   type VerifyOptions,
   verifyToken,
 } from './auth/tokens.js'
+export type { Counter, Histogram, Labels, Metric } from './metrics.js'
 export { MessageType } from './protocol.js'
 export { RATE_LIMIT_REASON, type RateLimitKind, type RateLimits } from './rate-limit.js'
 export {
@@ -26,6 +27,7 @@ export {
   type Peer,
   type Role,
   Room,
+  type RoomEvents,
   type RoomOptions,
 } from './room.js'
 export { RoomRegistry, type RoomRegistryOptions } from './rooms.js'
@@ -46,7 +48,7 @@ export {
   StorageError,
   type StoredDocument,
 } from './storage/document-store.js'
-export { PostgresStore } from './storage/postgres-store.js'
+export { PostgresStore, type PostgresStoreOptions } from './storage/postgres-store.js'
 export { SqliteStore } from './storage/sqlite-store.js'
 export {
   type Authorization,

@@ -11,7 +11,9 @@ export type Labels = Readonly<Record<string, string>>
 
 /** Something that renders itself as exposition text. */
 export interface Metric {
+  /** The metric's name in the exposition text, e.g. `tandem_connections`. */
   readonly name: string
+  /** Its `# HELP` and `# TYPE` lines and one line per sample. */
   render(): string
 }
 
@@ -52,6 +54,7 @@ export class Counter implements Metric {
   private readonly values = new Map<string, { labels: Labels; value: number }>()
 
   constructor(
+    /** The metric's name, ending in `_total`. */
     readonly name: string,
     private readonly help: string,
     known: readonly Labels[] = [{}],
@@ -74,6 +77,7 @@ export class Counter implements Metric {
     return this.values.get(labelText(labels))?.value ?? 0
   }
 
+  /** The exposition text: one line per label set. */
   render(): string {
     let text = header(this.name, this.help, 'counter')
     for (const { labels, value } of this.values.values()) text += sample(this.name, labels, value)
@@ -130,8 +134,10 @@ export class Histogram implements Metric {
   private count = 0
 
   constructor(
+    /** The metric's name, e.g. `tandem_storage_seconds`. */
     readonly name: string,
     private readonly help: string,
+    /** Upper bounds of the buckets, increasing; `+Inf` is added when rendered. */
     readonly buckets: readonly number[],
   ) {
     header(name, help, 'histogram')
@@ -143,12 +149,14 @@ export class Histogram implements Metric {
     this.counts = buckets.map(() => 0)
   }
 
+  /** Counts `value` into every bucket whose bound it does not exceed, and into the sum. */
   observe(value: number): void {
     for (const [i, bound] of this.buckets.entries()) if (value <= bound) this.counts[i]! += 1
     this.sum += value
     this.count += 1
   }
 
+  /** The exposition text: one cumulative line per bucket, then `_sum` and `_count`. */
   render(): string {
     let text = header(this.name, this.help, 'histogram')
     for (const [i, bound] of this.buckets.entries()) {

@@ -62,13 +62,20 @@ export const MAX_AWARENESS_CLIENTS_PER_CONNECTION = 64
 
 /** What a room reports to the server around it (logs, metrics). */
 export interface RoomEvents {
+  /** The store took `bytes` of updates in one write that took `milliseconds`. */
   stored?(room: string, bytes: number, milliseconds: number): void
+  /** The room's log was compacted; `size` is what it holds now. */
   compacted?(room: string, size: LogSize): void
+  /**
+   * The store failed: an append (the room then closes its connections, which send their
+   * updates again when they reconnect) or a background compaction (the log stays as it was).
+   */
   storageFailed?(room: string, error: unknown): void
   /** `peer` (read-only) sent an update that would change the document; it was refused. */
   refusedWrite?(room: string, peer: Peer): void
   /** A sync step 2 or update message of `bytes` (its update) arrived, from any peer. */
   receivedUpdate?(room: string, bytes: number): void
+  /** A user's session could not be saved; the document is not affected. */
   sessionStorageFailed?(room: string, error: unknown): void
   /** A relayed message that could not be applied, or a catch-up from the store that failed. */
   relayFailed?(room: string, error: unknown): void

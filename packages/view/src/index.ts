@@ -14,7 +14,13 @@
  */
 export { readTandemMetadata, TANDEM_CLIPBOARD_TYPE } from './clipboard.js'
 export { type Command, type CommandContext, EDITOR_COMMANDS } from './commands.js'
-export { ATOM_KEYMAP, buildKeymap, type Keymap, keystrokeForEvent } from './keymap.js'
+export {
+  ATOM_KEYMAP,
+  buildKeymap,
+  type Keymap,
+  type KeystrokeEvent,
+  keystrokeForEvent,
+} from './keymap.js'
 export type { TextMetrics } from './measure.js'
 export { STYLE_ELEMENT_ID } from './styles.js'
 export { EditorView, type EditorViewOptions, type PixelPosition } from './view.js'

@@ -102,10 +102,15 @@ const KEY_NAMES: Readonly<Record<string, string>> = {
 
 /** The parts of a keyboard event a keystroke is made of. */
 export interface KeystrokeEvent {
+  /** `KeyboardEvent.key`: the character typed, or the key's name (`ArrowLeft`, `Enter`). */
   readonly key: string
+  /** Whether Control was held. */
   readonly ctrlKey: boolean
+  /** Whether Alt (Option) was held. */
   readonly altKey: boolean
+  /** Whether Shift was held. */
   readonly shiftKey: boolean
+  /** Whether Meta (Command, the Windows key) was held. */
   readonly metaKey: boolean
 }
 
