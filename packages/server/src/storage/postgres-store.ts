@@ -14,7 +14,6 @@
  * are serialized across processes by a transaction-scoped advisory lock.
  */
 import { Client, DatabaseError, Pool, type PoolClient, type QueryResultRow } from 'pg'
-import * as Y from 'yjs'
 import {
   checkRoom,
   type DocumentStore,
@@ -22,6 +21,7 @@ import {
   StorageError,
   type StoredDocument,
 } from './document-store.js'
+import { mergeLog } from './merge-log.js'
 
 /** How to reach the database, for `PostgresStore.open`. */
 export interface PostgresStoreOptions {
@@ -208,18 +208,6 @@ const toSize = (row: { updates: string; bytes: string } | undefined): LogSize =>
 /** A plain copy of a `Buffer` pg returned, so callers never share pg's memory. */
 const toBytes = (data: Buffer): Uint8Array => new Uint8Array(data)
 
-/** Merges a room's updates (in append order), as a storage problem if one is unreadable. */
-const merge = (room: string, updates: Uint8Array[]): Uint8Array => {
-  if (updates.length === 1) return updates[0]!
-  try {
-    return Y.mergeUpdates(updates)
-  } catch (error) {
-    throw new StorageError(`cannot compact room ${JSON.stringify(room)}: an update is corrupt`, {
-      cause: error,
-    })
-  }
-}
-
 /**
  * Creates the schema and tables if any is missing, once, even with several processes racing.
  * When they all exist nothing is run, so a role without the CREATE privilege can use them.
@@ -381,7 +369,7 @@ export class PostgresStore implements DocumentStore {
         return toSize(size.rows[0])
       }
       const updates = taken.rows.map((row) => toBytes(row.data))
-      const merged = merge(room, updates)
+      const merged = mergeLog(room, updates)
       const bytes = updates.reduce((sum, update) => sum + update.length, 0)
       await client.query(this.#sql.putMerged, [room, last.seq, merged])
       const after = await client.query<{ updates: string; bytes: string }>(this.#sql.shrink, [

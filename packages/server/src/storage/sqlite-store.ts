@@ -8,7 +8,6 @@
 import { mkdirSync } from 'node:fs'
 import { dirname } from 'node:path'
 import Database from 'better-sqlite3'
-import * as Y from 'yjs'
 import {
   checkRoom,
   type DocumentStore,
@@ -16,6 +15,7 @@ import {
   StorageError,
   type StoredDocument,
 } from './document-store.js'
+import { mergeLog } from './merge-log.js'
 
 const SCHEMA = `
   CREATE TABLE IF NOT EXISTS updates (
@@ -148,7 +148,10 @@ export class SqliteStore implements DocumentStore {
       this.db.transaction(() => {
         const rows = this.statements.load.all(room) as { seq: number; data: Buffer }[]
         if (rows.length <= 1) return this.sizeOf(room)
-        const merged = Y.mergeUpdates(rows.map((row) => toBytes(row.data)))
+        const merged = mergeLog(
+          room,
+          rows.map((row) => toBytes(row.data)),
+        )
         const last = rows[rows.length - 1]!.seq
         this.statements.dropUpTo.run(room, last)
         this.statements.insertAt.run(last, room, merged)

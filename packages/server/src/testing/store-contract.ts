@@ -119,6 +119,38 @@ export const describeDocumentStore = (name: string, open: OpenStore): void => {
       expect(await reopened.compact('nothing here')).toEqual({ updates: 0, bytes: 0 })
     })
 
+    it('compacts a long history of two writers, deletions included, into the same text', async () => {
+      const store = await openStore(true)
+      const docs = [new Y.Doc(), new Y.Doc()]
+      const log: Uint8Array[] = []
+      for (const doc of docs) {
+        doc.on('update', (update: Uint8Array, origin: unknown) => {
+          if (origin === 'peer') return
+          log.push(update)
+          for (const other of docs) if (other !== doc) Y.applyUpdate(other, update, 'peer')
+        })
+      }
+      let seed = 7
+      const random = (below: number) => {
+        seed = (seed * 48271) % 2147483647
+        return seed % below
+      }
+      for (let i = 0; i < 3_000; i++) {
+        const text = docs[i % 2]!.getText('text')
+        if (text.length > 20 && random(4) === 0) text.delete(random(text.length - 1), 1)
+        else text.insert(random(text.length + 1), 'tandem'[i % 6]!)
+      }
+      for (let i = 0; i < log.length; i += 500) {
+        await Promise.all(log.slice(i, i + 500).map((update) => store.append('long', update)))
+      }
+      const compacted = await store.compact('long')
+      expect(compacted.updates).toBe(1)
+      const loaded = await store.load('long')
+      expect(loaded.updates).toHaveLength(1)
+      expect(textOf(loaded.updates)).toBe(docs[0]!.getText('text').toString())
+      expect(textOf(loaded.updates)).toBe(textOf(log))
+    })
+
     it('keeps one session per user and room, and metadata', async () => {
       const store = await openStore(true)
       expect(await store.loadSession('r', 'ada')).toBeNull()
