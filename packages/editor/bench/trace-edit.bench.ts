@@ -5,11 +5,14 @@
  * the selection, for a patch that deletes and inserts) or deletes the selected text. Each
  * patch changes the text in one Yjs transaction, as in the peer.
  *
- * Peer: the same patches on a bare Y.Text by index, one transaction per patch (the peer of
- * `buffer-trace-replay`). Reference rows show what the editor adds over the same patches
- * applied with `TextBuffer.setTextInRange`, on a bare buffer and on the buffer of an editor.
+ * Peers: the same patches on a bare Y.Text by index, one transaction per patch (the peer of
+ * `buffer-trace-replay`); and CodeMirror's `EditorState`, each patch one transaction that
+ * changes the text and puts the cursor after the inserted text, as a user's keystroke does
+ * there. Reference rows show what the editor adds over the same patches applied with
+ * `TextBuffer.setTextInRange`, on a bare buffer and on the buffer of an editor.
  */
 
+import { EditorState } from '@codemirror/state'
 import { TextBuffer } from '@tandem/buffer'
 import { defineSuite } from '../../../bench/harness.js'
 import { newYText, replayOnYText } from '../../../bench/peers.js'
@@ -33,9 +36,26 @@ const replayOnEditor = (trace: Trace, editor: TextEditor): TextEditor => {
   return editor
 }
 
+/**
+ * Each patch as one CodeMirror transaction, as a keystroke there is: the change, and the cursor
+ * put after its inserted text; each transaction's new state takes the next patch.
+ */
+const replayOnCodeMirror = (trace: Trace, start: EditorState): EditorState => {
+  let state = start
+  for (const patch of trace.patches) {
+    const from = patch.pos
+    state = state.update({
+      changes: { from, to: from + patch.del, insert: patch.text },
+      selection: { anchor: from + patch.text.length },
+    }).state
+  }
+  return state
+}
+
 export default defineSuite({
   name: 'trace-edit',
-  description: 'trace replay through TextEditor cursors and selections vs bare Y.Text',
+  description:
+    'trace replay through TextEditor cursors and selections vs bare Y.Text and CodeMirror',
   define(s) {
     for (const name of TRACE_NAMES) {
       s.progress(`loading ${name}`)
@@ -57,6 +77,17 @@ export default defineSuite({
           if (editor.getCursors().length !== 1) throw new Error(`${name}: cursors were added`)
         },
         teardown: (editor) => editor.destroy(),
+        ops,
+        opUnit: 'patch',
+      })
+      const codeMirror = s.case({
+        name: `${name}: CodeMirror`,
+        setup: () => EditorState.create({ doc: trace.startContent }),
+        run: (state) => replayOnCodeMirror(trace, state),
+        check: (_, result) => {
+          const text = (result as EditorState).doc.toString()
+          if (text !== trace.endContent) throw new Error(`${name}: CodeMirror differs`)
+        },
         ops,
         opUnit: 'patch',
       })
@@ -85,6 +116,7 @@ export default defineSuite({
         opUnit: 'patch',
       })
       s.compare({ name: `${name}: TextEditor / Y.Text`, candidate, peer, target: '<= 1.3' })
+      s.compare({ name: `${name}: TextEditor / CodeMirror`, candidate, peer: codeMirror })
       s.compare({ name: `${name}: TextEditor / TextBuffer`, candidate, peer: buffer })
       s.compare({
         name: `${name}: TextBuffer of a TextEditor / TextBuffer`,

@@ -1,18 +1,24 @@
 /**
- * A multi-cursor keystroke: one `editor.insertText('x')` with a cursor on every line (or on
- * every 10th line) of a 10,000-line document, which types at every cursor as one Yjs
- * transaction and one undo step.
+ * A multi-cursor keystroke: one `editor.insertText('x')` with 100, 1,000, 10,000 and 50,000
+ * cursors on a 50,000-line document (a cursor on every 500th, 50th, 5th and every line), which
+ * types at every cursor as one Yjs transaction and one undo step. Quick mode types with 100
+ * and 1,000 cursors on 1,000 lines.
  *
- * Peers, measured in the same run with the same inserts: a bare Y.Text taking them in one
- * transaction, and CodeMirror's `EditorState` taking them as one transaction, once built with
- * `changeByRange` (what CodeMirror's own commands do) and once as a single change set.
+ * Peers at every size, measured in the same run with the same inserts: a bare Y.Text taking
+ * them in one transaction, and CodeMirror's `EditorState` taking them as one transaction,
+ * built with `changeByRange` (what CodeMirror's own commands do) or as a single change set,
+ * with and without the new cursors given. `changeByRange` and the change set that leaves the
+ * selection to be mapped are quadratic in the cursors, so past 1,000 and 10,000 cursors (100
+ * and 1,000 in quick mode) each runs once in a worker that is stopped after a time limit; a
+ * stopped run shows as a lower bound on its time and an upper bound on the editor's ratio.
  */
-import { EditorSelection, EditorState } from '@codemirror/state'
+import { EditorSelection, type EditorState } from '@codemirror/state'
 import * as prng from 'lib0/prng'
 import * as Y from 'yjs'
-import { defineSuite } from '../../../bench/harness.js'
+import { defineSuite, type PlotPointSpec } from '../../../bench/harness.js'
 import { newYText, PEER_ORIGIN } from '../../../bench/peers.js'
 import { TextEditor } from '../src/index.js'
+import { cursorsState, TYPINGS, typeInWorker } from './codemirror-typing.js'
 
 const WORDS = ['const', 'value', 'return', 'item', 'the', 'index', '+', '=', '(', ')', '"text"']
 
@@ -46,6 +52,8 @@ interface Keystroke {
 
 const keystroke = (lines: readonly string[], count: number): Keystroke => {
   const step = lines.length / count
+  if (!Number.isInteger(step))
+    throw new RangeError(`${count} cursors do not divide ${lines.length} lines`)
   const rows = Array.from({ length: count }, (_, i) => i * step)
   const lineStarts: number[] = []
   let offset = 0
@@ -69,35 +77,102 @@ interface TypingEditor {
   readonly editor: TextEditor
   /** Document updates (transactions that changed the text) since setup. */
   updates: number
+  /** The keystroke's time, taken around the same call the harness times. */
+  ms: number
 }
+
+/** Settings of a full or a quick run. */
+interface Plan {
+  readonly lines: number
+  readonly sizes: readonly number[]
+  /** The largest count at which each CodeMirror way is measured like the other cases. */
+  readonly measuredUpTo: { readonly [T in keyof typeof TYPINGS]: number }
+  /** When a worker's one keystroke, at a larger count, is stopped. */
+  readonly workerLimitMs: number
+}
+
+const FULL: Plan = {
+  lines: 50_000,
+  sizes: [100, 1_000, 10_000, 50_000],
+  measuredUpTo: { changeByRange: 1_000, changeSet: 10_000 },
+  workerLimitMs: 30_000,
+}
+const QUICK: Plan = {
+  lines: 1_000,
+  sizes: [100, 1_000],
+  measuredUpTo: { changeByRange: 100, changeSet: 1_000 },
+  workerLimitMs: 50,
+}
+
+/** How the CodeMirror ways are named in rows and cases. */
+const TYPING_NAMES: { readonly [T in keyof typeof TYPINGS]: string } = {
+  changeByRange: 'CodeMirror changeByRange',
+  changeSet: 'CodeMirror one ChangeSet',
+}
+
+/** The count at which the 1.3x budget against Y.Text is checked, as in the design. */
+const BUDGET_CURSORS = 10_000
+
+/** Setup slower than this prints a progress line, once per size. */
+const SLOW_SETUP_MS = 1_000
+
+const median = (values: readonly number[]): number => {
+  if (values.length === 0) throw new Error('no measured runs')
+  const sorted = [...values].sort((a, b) => a - b)
+  const mid = sorted.length >> 1
+  return sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2
+}
+
+const formatMs = (ms: number) =>
+  ms >= 1_000 ? `${(ms / 1_000).toFixed(1)} s` : `${ms.toFixed(0)} ms`
 
 export default defineSuite({
   name: 'typing',
   description: 'one multi-cursor keystroke (TextEditor.insertText) vs Y.Text and CodeMirror',
-  define(s) {
-    const lineCount = s.quick ? 2_000 : 10_000
-    const [small, large] = s.quick ? [200, 2_000] : [1_000, 10_000]
-    const lines = documentLines(lineCount, 1)
+  // Every size is in one interleaved group (the per-cursor rows tie them together), and a
+  // round takes 10 s or more, nearly all of it at 50,000 cursors, where Yjs splits one item per
+  // cursor in the editor and in the bare Y.Text alike (each split moves the rest of the
+  // client's item array): one warm-up round, and a budget that leaves room for five rounds.
+  measure: { warmups: 1, budgetMs: 60_000 },
+  async define(s) {
+    const plan = s.quick ? QUICK : FULL
+    const lines = documentLines(plan.lines, 1)
     const label = (n: number) => `${n.toLocaleString('en')} cursors`
 
     const sides = (count: number) => {
       const k = keystroke(lines, count)
       const common = { ops: count, opUnit: 'cursor' }
+      /** Keystroke times of the editor's runs, warm-up first. */
+      const editorMs: number[] = []
+      let setupShown = false
 
       const editor = s.case<TypingEditor>({
         name: `${label(count)}: TextEditor.insertText`,
         setup: () => {
+          const started = performance.now()
           const doc = new Y.Doc()
           const editor = new TextEditor({ doc, text: k.text })
           editor.setCursorBufferPosition([k.rows[0]!, COLUMN], { autoscroll: false })
           for (let i = 1; i < k.rows.length; i++) {
             editor.addCursorAtBufferPosition([k.rows[i]!, COLUMN], { autoscroll: false })
           }
-          const state = { editor, updates: 0 }
+          const elapsed = performance.now() - started
+          if (!setupShown && elapsed > SLOW_SETUP_MS) {
+            setupShown = true
+            s.progress(
+              `  setup (untimed): a ${plan.lines.toLocaleString('en')}-line editor with ` +
+                `${label(count)} takes ${(elapsed / 1000).toFixed(1)} s`,
+            )
+          }
+          const state = { editor, updates: 0, ms: 0 }
           doc.on('update', () => state.updates++)
           return state
         },
-        run: ({ editor }) => editor.insertText('x'),
+        run: (state) => {
+          const started = performance.now()
+          state.editor.insertText('x')
+          state.ms = performance.now() - started
+        },
         check: ({ editor, updates }) => {
           const cursors = editor.getCursors()
           if (cursors.length !== count) {
@@ -114,7 +189,10 @@ export default defineSuite({
           editor.getBuffer().undo()
           if (editor.getText() !== k.text) throw new Error('one undo does not revert the keystroke')
         },
-        teardown: ({ editor }) => editor.destroy(),
+        teardown: (state) => {
+          editorMs.push(state.ms)
+          state.editor.destroy()
+        },
         ...common,
       })
 
@@ -134,12 +212,7 @@ export default defineSuite({
         ...common,
       })
 
-      const cmState = () =>
-        EditorState.create({
-          doc: k.text,
-          selection: EditorSelection.create(k.offsets.map((at) => EditorSelection.cursor(at))),
-          extensions: EditorState.allowMultipleSelections.of(true),
-        })
+      const cmState = () => cursorsState(k.text, k.offsets)
       /** Checks the text and the cursors (after their `x` when `typed`, else mapped before it). */
       const checkCm = (result: unknown, what: string, typed: boolean) => {
         const state = result as EditorState
@@ -151,31 +224,21 @@ export default defineSuite({
           }
         })
       }
-
-      const byRange = s.case({
-        name: `${label(count)}: CodeMirror changeByRange`,
-        setup: cmState,
-        run: (state) =>
-          state.update(
-            state.changeByRange((range) => ({
-              changes: { from: range.from, insert: 'x' },
-              range: EditorSelection.cursor(range.from + 1),
-            })),
-          ).state,
-        check: (_, result) => checkCm(result, 'changeByRange', true),
-        ...common,
-      })
-
-      const changeSet = s.case({
-        name: `${label(count)}: CodeMirror one ChangeSet`,
-        setup: cmState,
-        run: (state) =>
-          state.update({
-            changes: state.selection.ranges.map((range) => ({ from: range.from, insert: 'x' })),
-          }).state,
-        check: (_, result) => checkCm(result, 'ChangeSet', false),
-        ...common,
-      })
+      /** A CodeMirror way measured like the other cases, or null past its `measuredUpTo`. */
+      const measured = (typing: keyof typeof TYPINGS, typed: boolean) =>
+        count <= plan.measuredUpTo[typing]
+          ? s.case({
+              name: `${label(count)}: ${TYPING_NAMES[typing]}`,
+              setup: cmState,
+              run: (state) => TYPINGS[typing](state, 'x'),
+              check: (_, result) => checkCm(result, TYPING_NAMES[typing], typed),
+              ...common,
+            })
+          : null
+      const codeMirror = {
+        changeByRange: measured('changeByRange', true),
+        changeSet: measured('changeSet', false),
+      }
 
       // The same change set with the new cursors given, so the selection is not mapped
       // through the changes: CodeMirror maps each range by walking the change set from its
@@ -196,50 +259,113 @@ export default defineSuite({
         ...common,
       })
 
-      return { editor, ytext, byRange, changeSet, changeSetWithSelection }
+      return { count, k, editor, editorMs, ytext, codeMirror, changeSetWithSelection }
     }
 
-    const sizes = [small, large].map((count) => ({ count, ...sides(count) }))
-    for (const { count, editor, ytext, byRange, changeSet, changeSetWithSelection } of sizes) {
+    const sizes = plan.sizes.map(sides)
+    type Size = (typeof sizes)[number]
+    const points: { [T in keyof typeof TYPINGS]: PlotPointSpec[] } = {
+      changeByRange: [],
+      changeSet: [],
+    }
+
+    /**
+     * Rows for one CodeMirror way at one size: a compare row when it is measured, else one
+     * run in a worker stopped at the plan's limit, shown as a value row with the editor's
+     * ratio to it (an upper bound when the run was stopped).
+     */
+    const compareWith = async (size: Size, typing: keyof typeof TYPINGS) => {
+      const { count, k, editor, editorMs } = size
       const n = label(count)
-      s.compare({
-        name: `${n}: TextEditor / Y.Text`,
-        candidate: editor,
-        peer: ytext,
-        ...(count === large ? { target: '<= 1.3' as const } : {}),
-      })
-      if (count === small) {
-        s.compare({
-          name: `${n}: TextEditor / CodeMirror changeByRange`,
-          candidate: editor,
-          peer: byRange,
-        })
-      } else {
-        // changeByRange maps every earlier range through each new change: quadratic in the
-        // cursors, tens of seconds at 10,000. Measured on its own so the rows above keep
-        // their runs.
-        s.report({ name: `${n}: CodeMirror changeByRange`, case: byRange, unit: 'auto' })
+      const name = TYPING_NAMES[typing]
+      const peer = size.codeMirror[typing]
+      if (peer !== null) {
+        s.compare({ name: `${n}: TextEditor / ${name}`, candidate: editor, peer })
+        points[typing].push({ x: count, case: peer })
+        return
       }
-      s.compare({
-        name: `${n}: TextEditor / CodeMirror one ChangeSet`,
-        candidate: editor,
-        peer: changeSet,
+      const limit = formatMs(plan.workerLimitMs)
+      s.progress(`${name} at ${n}: one run in a worker, stopped after ${limit}`)
+      const { text, offsets, expected } = k
+      const outcome = await typeInWorker(
+        { typing, text, offsets, insert: 'x', expected },
+        plan.workerLimitMs,
+      )
+      s.progress(`  ${outcome.stopped ? 'stopped' : `done in ${formatMs(outcome.ms)}`}`)
+      points[typing].push({ x: count, ms: outcome.ms, atLeast: outcome.stopped })
+      const inSeconds = plan.workerLimitMs >= 1_000
+      s.report({
+        name: `${n}: ${name}, one run`,
+        value: inSeconds ? outcome.ms / 1_000 : outcome.ms,
+        unit: `${inSeconds ? 's' : 'ms'}${outcome.stopped ? ' or more (stopped)' : ''}`,
       })
-      s.compare({
-        name: `${n}: TextEditor / CodeMirror one ChangeSet + selection`,
-        candidate: editor,
-        peer: changeSetWithSelection,
+      // The editor's median keystroke (its first run is the suite's one warm-up) over the
+      // worker's one run; when that run was stopped, its real time is longer, so this bounds
+      // the ratio from above.
+      s.report({
+        name: `${n}: TextEditor / ${name}`,
+        value: () => median(editorMs.slice(1)) / outcome.ms,
+        unit: outcome.stopped ? 'x or less (stopped)' : 'x (one run)',
       })
     }
-    const few = sizes[0]!
-    const many = sizes[1]!
-    s.scaling({
-      name: `TextEditor per cursor, ${label(large)} vs ${label(small)}`,
-      small: few.editor,
-      large: many.editor,
-      perOp: true,
+
+    for (const size of sizes) {
+      const n = label(size.count)
+      s.compare({
+        name: `${n}: TextEditor / Y.Text`,
+        candidate: size.editor,
+        peer: size.ytext,
+        ...(size.count === BUDGET_CURSORS ? { target: '<= 1.3' as const } : {}),
+      })
+      await compareWith(size, 'changeByRange')
+      await compareWith(size, 'changeSet')
+      s.compare({
+        name: `${n}: TextEditor / CodeMirror one ChangeSet + selection`,
+        candidate: size.editor,
+        peer: size.changeSetWithSelection,
+      })
+    }
+    for (let i = 1; i < sizes.length; i++) {
+      const few = sizes[i - 1]!
+      const many = sizes[i]!
+      const versus = `${label(many.count)} vs ${label(few.count)}`
+      s.scaling({
+        name: `TextEditor per cursor, ${versus}`,
+        small: few.editor,
+        large: many.editor,
+        perOp: true,
+      })
+      s.scaling({
+        name: `Y.Text per cursor, ${versus}`,
+        small: few.ytext,
+        large: many.ytext,
+        perOp: true,
+      })
+    }
+    const largest = sizes[sizes.length - 1]!
+    s.report({ name: `TextEditor, ${label(largest.count)}`, case: largest.editor, unit: 'ms' })
+    s.report({
+      name: `TextEditor, ${label(largest.count)}, per cursor`,
+      case: largest.editor,
+      unit: 'µs/op',
     })
-    s.report({ name: `TextEditor, ${label(large)}`, case: many.editor, unit: 'ms' })
-    s.report({ name: `TextEditor, ${label(large)}, per cursor`, case: many.editor, unit: 'µs/op' })
+    s.plot({
+      name: 'multi-cursor',
+      title: 'One keystroke at N cursors',
+      xLabel: 'cursors',
+      series: [
+        {
+          name: 'Tandem TextEditor',
+          points: sizes.map((size) => ({ x: size.count, case: size.editor })),
+        },
+        { name: 'Y.Text', points: sizes.map((size) => ({ x: size.count, case: size.ytext })) },
+        { name: 'CodeMirror changeByRange', points: points.changeByRange },
+        { name: 'CodeMirror ChangeSet', points: points.changeSet },
+        {
+          name: 'CodeMirror ChangeSet + selection',
+          points: sizes.map((size) => ({ x: size.count, case: size.changeSetWithSelection })),
+        },
+      ],
+    })
   },
 })
