@@ -1,9 +1,23 @@
 /**
  * One remote keystroke reaching an editor that shows 100 remote peers, each with a caret and
  * a selection: the time to apply the update and bring every remote marker and decoration up
- * to date, beside the bare `Y.applyUpdate` of the same update, on fragmented documents of
- * 100k and 1M characters. The budget: no cost proportional to the document's length (the
- * 1M / 100k ratio at most 1.5).
+ * to date, beside the same editor with no peers and the bare `Y.applyUpdate` of the same
+ * update, on fragmented documents of 100k, 1M and 10M characters. The budget: no cost
+ * proportional to the document's length (each 10x step in length at most 1.5x per keystroke).
+ *
+ * The documents come from `buildFragmentedDoc`: the `automerge-paper` trace replayed (about
+ * 104k characters, one client), cut to 100k, or grown by seeded pastes of 200 to 4,000
+ * characters at random places, each edited with small inserts and deletes to keep the
+ * trace's density of about 0.1 Yjs items per character, with a new client every 50,000
+ * characters. That gives 10,878 items (1 client) at 100k, 104,176 items (19 clients) at 1M
+ * and 1,041,359 items (282,007 of them deleted, 194 clients) at 10M, which takes about a
+ * minute and a half to build. Every run starts from a fresh copy of the document, an untimed
+ * setup that at 10M takes 5 to 25 seconds: most of it Yjs applying the encoded state, the rest
+ * building the editor's indexes and display layer (about 450 MB of heap in all).
+ *
+ * Yjs itself costs more per keystroke at 10M, mostly in the state vectors every transaction
+ * reads before and after (O(clients): 194 at 10M, 19 at 1M); the `Y.applyUpdate` scaling
+ * rows show it beside the editor's.
  */
 import { TextEditor } from '@tandem/editor'
 import * as prng from 'lib0/prng'
@@ -25,8 +39,13 @@ const PEERS = 100
 /** Keystrokes per run, each applied as its own update. */
 const KEYSTROKES = 200
 const QUICK_KEYSTROKES = 50
+/** Document lengths, each 10x the one before. */
+const LENGTHS = [100_000, 1_000_000, 10_000_000] as const
+const QUICK_LENGTHS = [5_000, 50_000, 500_000] as const
 /** Longest remote selection, in characters. */
 const MAX_SELECTION = 200
+/** Documents from this length on say when a run's setup starts and how long it took. */
+const SLOW_SETUP_LENGTH = 2_000_000
 
 /** Every peer's awareness state, encoded as it arrives from the network. */
 type PeerStates = readonly Uint8Array[]
@@ -39,6 +58,7 @@ interface ViewerState {
 }
 
 interface SizeCases {
+  readonly length: number
   readonly label: string
   readonly editor: CaseRef
   readonly alone: CaseRef
@@ -49,26 +69,38 @@ export default defineSuite({
   name: 'collab-remote-peers',
   description:
     'a remote keystroke with 100 remote carets and selections shown vs bare Y.applyUpdate',
-  measure: { maxRuns: 9 },
+  // A round of runs sets up three copies of a 10M-character document, close to a minute: the
+  // budget lets every case have its five runs.
+  measure: { maxRuns: 9, budgetMs: 240_000 },
   define(s) {
-    const [smallLength, largeLength] = s.quick ? [20_000, 200_000] : [100_000, 1_000_000]
     const keystrokes = s.quick ? QUICK_KEYSTROKES : KEYSTROKES
-    const small = sizeCases(s, smallLength, keystrokes)
-    const large = sizeCases(s, largeLength, keystrokes)
-    s.scaling({
-      name: `editor with ${PEERS} peers, ${large.label} vs ${small.label}`,
-      small: small.editor,
-      large: large.editor,
-      perOp: true,
-      target: '<= 1.5',
-    })
-    s.scaling({
-      name: `editor alone, ${large.label} vs ${small.label}`,
-      small: small.alone,
-      large: large.alone,
-      perOp: true,
-    })
-    for (const cases of [small, large]) {
+    const sizes = (s.quick ? QUICK_LENGTHS : LENGTHS).map((length) =>
+      sizeCases(s, length, keystrokes),
+    )
+    for (let i = 1; i < sizes.length; i++) {
+      const small = sizes[i - 1]!
+      const large = sizes[i]!
+      s.scaling({
+        name: `editor with ${PEERS} peers, ${large.label} vs ${small.label}`,
+        small: small.editor,
+        large: large.editor,
+        perOp: true,
+        target: '<= 1.5',
+      })
+      s.scaling({
+        name: `editor alone, ${large.label} vs ${small.label}`,
+        small: small.alone,
+        large: large.alone,
+        perOp: true,
+      })
+      s.scaling({
+        name: `Y.applyUpdate, ${large.label} vs ${small.label}`,
+        small: small.bare,
+        large: large.bare,
+        perOp: true,
+      })
+    }
+    for (const cases of sizes) {
       s.compare({
         name: `${cases.label}: editor with ${PEERS} peers / editor alone`,
         candidate: cases.editor,
@@ -82,49 +114,85 @@ export default defineSuite({
         perOp: true,
       })
     }
+    const series = (name: string, pick: (cases: SizeCases) => CaseRef) => ({
+      name,
+      points: sizes.map((cases) => ({ x: cases.length, case: pick(cases) })),
+    })
+    s.plot({
+      name: 'remote-keystroke',
+      title: `A remote keystroke with ${PEERS} peers shown`,
+      xLabel: 'document characters',
+      perOp: true,
+      series: [
+        series(`editor with ${PEERS} peers`, (cases) => cases.editor),
+        series('editor alone', (cases) => cases.alone),
+        series('bare Y.applyUpdate', (cases) => cases.bare),
+      ],
+    })
     s.note(`each of ${PEERS} peers shows a caret and a selection; ${keystrokes} keystrokes per run`)
   },
 })
 
 function sizeCases(s: SuiteBuilder, length: number, count: number): SizeCases {
   const label = charsLabel(length)
-  const { update } = buildFragmentedDoc({ length, quick: s.quick, progress: s.progress })
+  const built = buildFragmentedDoc({ length, quick: s.quick, progress: s.progress })
+  const { update } = built
+  s.report({
+    name: `${label}: Yjs items / clients`,
+    value: built.items,
+    unit: `items / ${built.clients} client${built.clients === 1 ? '' : 's'}`,
+  })
   const gen = prng.create(length)
-  const states = peerStates(gen, update, length)
+  const states = peerStates(gen, built.text, length)
+  built.doc.destroy()
+  if (length >= SLOW_SETUP_LENGTH) s.progress(`${label}: typing ${count} keystrokes on a copy`)
   const keystrokes = typeKeystrokes(gen, update, count).updates
   const applyAll = (doc: Y.Doc) => {
     for (const u of keystrokes) Y.applyUpdate(doc, u, PEER_ORIGIN)
   }
+  const setup = <S>(name: string, make: () => S): (() => S) => {
+    if (length < SLOW_SETUP_LENGTH) return make
+    return () => {
+      const started = performance.now()
+      s.progress(`${name}: setting up a run on a fresh copy of the document`)
+      const state = make()
+      s.progress(`${name}: set up in ${((performance.now() - started) / 1000).toFixed(1)}s`)
+      return state
+    }
+  }
+  const editorName = `${label}: editor with ${PEERS} peers`
   const editor = s.case<ViewerState>({
-    name: `${label}: editor with ${PEERS} peers`,
-    setup: () => viewer(update, states),
+    name: editorName,
+    setup: setup(editorName, () => viewer(update, states)),
     run: ({ doc }) => applyAll(doc),
     check: checkViewer,
     teardown: closeViewer,
     ops: count,
     opUnit: 'keystroke',
   })
+  const aloneName = `${label}: editor alone`
   const alone = s.case<ViewerState>({
-    name: `${label}: editor alone`,
-    setup: () => viewer(update, []),
+    name: aloneName,
+    setup: setup(aloneName, () => viewer(update, [])),
     run: ({ doc }) => applyAll(doc),
     teardown: closeViewer,
     ops: count,
     opUnit: 'keystroke',
   })
-  const bare = s.case({
-    name: `${label}: Y.applyUpdate`,
-    setup: () => copyDoc(update),
+  const bareName = `${label}: Y.applyUpdate`
+  const bare = s.case<ReturnType<typeof copyDoc>>({
+    name: bareName,
+    setup: setup(bareName, () => copyDoc(update)),
     run: ({ doc }) => applyAll(doc),
+    teardown: ({ doc }) => doc.destroy(),
     ops: count,
     opUnit: 'keystroke',
   })
-  return { label, editor, alone, bare }
+  return { length, label, editor, alone, bare }
 }
 
-/** `PEERS` awareness states with a selection and a caret each, at seeded places. */
-function peerStates(gen: prng.PRNG, update: Uint8Array, length: number): PeerStates {
-  const { doc, text } = copyDoc(update)
+/** `PEERS` awareness states with a selection and a caret each, at seeded places in `text`. */
+function peerStates(gen: prng.PRNG, text: Y.Text, length: number): PeerStates {
   const states: Uint8Array[] = []
   for (let i = 0; i < PEERS; i++) {
     const peerDoc = new Y.Doc()
@@ -145,7 +213,6 @@ function peerStates(gen: prng.PRNG, update: Uint8Array, length: number): PeerSta
     awareness.destroy()
     peerDoc.destroy()
   }
-  doc.destroy()
   return states
 }
 
