@@ -179,6 +179,40 @@ export function copyDoc(update: Uint8Array): { doc: Y.Doc; text: Y.Text } {
   return { doc, text: doc.getText(TEXT_NAME) }
 }
 
+/** Where {@link pasteAndEdit} pastes, how much, and how many small edits follow. */
+export interface PasteAndEdit {
+  readonly at: number
+  /** Where in the source the pasted characters start. */
+  readonly from: number
+  readonly size: number
+  readonly edits: number
+}
+
+/**
+ * Pastes `size` characters of `source` (no surrogate pairs) from `from` at `at`,
+ * then makes `edits` small seeded deletions and insertions inside the pasted block, each its
+ * own transaction: how a document grows a realistically fragmented Yjs item list.
+ */
+export function pasteAndEdit(text: Y.Text, gen: prng.PRNG, source: string, paste: PasteAndEdit) {
+  const doc = text.doc!
+  const { at, from, size } = paste
+  doc.transact(() => text.insert(at, source.slice(from, from + size)), PEER_ORIGIN)
+  let span = size
+  for (let e = 0; e < paste.edits && span > 1; e++) {
+    const offset = at + prng.int32(gen, 0, span - 1)
+    if (prng.bool(gen)) {
+      const del = Math.min(prng.int32(gen, 1, 8), at + span - offset)
+      doc.transact(() => text.delete(offset, del), PEER_ORIGIN)
+      span -= del
+    } else {
+      const start = prng.int32(gen, 0, source.length - 12)
+      const insert = source.slice(start, start + prng.int32(gen, 1, 12))
+      doc.transact(() => text.insert(offset, insert), PEER_ORIGIN)
+      span += insert.length
+    }
+  }
+}
+
 const BLOCK_MIN = 200
 const BLOCK_MAX = 4_000
 const MAX_GROWTH_BLOCKS = 1_000_000
@@ -218,22 +252,8 @@ function grow(
     const from = prng.int32(gen, 0, source.length - size)
     let at = prng.int32(gen, 0, text.length)
     if (trace.hasAstral) at = pairSafe(text.toString(), at)
-    doc.transact(() => text.insert(at, source.slice(from, from + size)), PEER_ORIGIN)
-    let span = size
     const edits = Math.round((size * density) / ITEMS_PER_EDIT)
-    for (let e = 0; e < edits && span > 1; e++) {
-      const offset = at + prng.int32(gen, 0, span - 1)
-      if (prng.bool(gen)) {
-        const del = Math.min(prng.int32(gen, 1, 8), at + span - offset)
-        doc.transact(() => text.delete(offset, del), PEER_ORIGIN)
-        span -= del
-      } else {
-        const start = prng.int32(gen, 0, source.length - 12)
-        const insert = source.slice(start, start + prng.int32(gen, 1, 12))
-        doc.transact(() => text.insert(offset, insert), PEER_ORIGIN)
-        span += insert.length
-      }
-    }
+    pasteAndEdit(text, gen, source, { at, from, size, edits })
     if (text.length - sessionStart >= charsPerClient) {
       newSession()
       sessionStart = text.length

@@ -22,7 +22,7 @@ import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import * as prng from 'lib0/prng'
 import * as Y from 'yjs'
-import { newYText, PEER_ORIGIN, replayOnYText, TEXT_NAME } from '../../../bench/peers.js'
+import { newYText, pasteAndEdit, replayOnYText, TEXT_NAME } from '../../../bench/peers.js'
 import { loadTrace } from '../../../bench/traces.js'
 import { SqliteStore } from '../src/index.js'
 
@@ -185,21 +185,7 @@ function editingHistory(length: number, progress: (m: string) => void) {
     const size = prng.int32(gen, BLOCK_MIN, BLOCK_MAX)
     const from = prng.int32(gen, 0, source.length - size)
     const at = prng.int32(gen, 0, text.length)
-    doc.transact(() => text.insert(at, source.slice(from, from + size)), PEER_ORIGIN)
-    let span = size
-    for (let e = Math.round(size * EDITS_PER_CHAR); e > 0 && span > 1; e--) {
-      const offset = at + prng.int32(gen, 0, span - 1)
-      if (prng.bool(gen)) {
-        const del = Math.min(prng.int32(gen, 1, 8), at + span - offset)
-        doc.transact(() => text.delete(offset, del), PEER_ORIGIN)
-        span -= del
-      } else {
-        const start = prng.int32(gen, 0, source.length - 12)
-        const insert = source.slice(start, start + prng.int32(gen, 1, 12))
-        doc.transact(() => text.insert(offset, insert), PEER_ORIGIN)
-        span += insert.length
-      }
-    }
+    pasteAndEdit(text, gen, source, { at, from, size, edits: Math.round(size * EDITS_PER_CHAR) })
     if (text.length - reported >= 200_000) {
       reported = text.length
       progress(`  ${text.length.toLocaleString('en-US')} / ${length.toLocaleString('en-US')} chars`)
