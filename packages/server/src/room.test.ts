@@ -49,6 +49,51 @@ describe('Room', () => {
     expect(stored.size.updates).toBeLessThan(200)
     await store.close()
   })
+
+  it('compacts a long log after loading, once the first answers are out', async () => {
+    const store = SqliteStore.open({ file: join(dir, 'compact.sqlite') })
+    const source = new Y.Doc()
+    const updates: Uint8Array[] = []
+    source.on('update', (update: Uint8Array) => updates.push(update))
+    for (let i = 0; i < 60; i++) source.getText('text').insert(i, String(i % 10))
+    for (const update of updates) await store.append('long', update)
+    let compacted: (updates: number) => void = () => {}
+    const done = new Promise<number>((resolve) => {
+      compacted = resolve
+    })
+    const room = await Room.load('long', store, {
+      compactAfterUpdates: 10,
+      events: { compacted: (_, size) => compacted(size.updates) },
+    })
+    // Shortly after loading, the log is still whole: compaction waits for the answers.
+    await new Promise((resolve) => setTimeout(resolve, 200))
+    expect((await store.load('long')).size.updates).toBe(60)
+    expect(await done).toBe(1)
+    const copy = new Y.Doc()
+    for (const update of (await store.load('long')).updates) Y.applyUpdate(copy, update)
+    expect(copy.getText('text').toString()).toBe(source.getText('text').toString())
+    await room.close()
+    await store.close()
+  })
+
+  it('does not compact a room that closed before its compaction was due', async () => {
+    const store = SqliteStore.open({ file: join(dir, 'closed.sqlite') })
+    const source = new Y.Doc()
+    const updates: Uint8Array[] = []
+    source.on('update', (update: Uint8Array) => updates.push(update))
+    for (let i = 0; i < 30; i++) source.getText('text').insert(i, 'x')
+    for (const update of updates) await store.append('gone', update)
+    let compactions = 0
+    const room = await Room.load('gone', store, {
+      compactAfterUpdates: 10,
+      events: { compacted: () => compactions++ },
+    })
+    await room.close()
+    await new Promise((resolve) => setTimeout(resolve, 1_500))
+    expect(compactions).toBe(0)
+    expect((await store.load('gone')).size.updates).toBe(30)
+    await store.close()
+  })
 })
 
 describe('Room awareness', () => {

@@ -60,6 +60,13 @@ export const CloseCode = {
  */
 export const MAX_AWARENESS_CLIENTS_PER_CONNECTION = 64
 
+/**
+ * How long a freshly loaded room waits before compacting a long log: compacting reads and
+ * applies the whole log again, on the server's one thread, and the clients that asked for the
+ * room should have their answers first.
+ */
+const COMPACT_AFTER_LOAD_MS = 1_000
+
 /** What a room reports to the server around it (logs, metrics). */
 export interface RoomEvents {
   /** The store took `bytes` of updates in one write that took `milliseconds`. */
@@ -175,7 +182,8 @@ export class Room {
     room.awareness.on('update', (changes: AwarenessChanges, origin: unknown) =>
       room.relayAwareness(changes, origin),
     )
-    room.scheduleCompaction(stored.size)
+    // Not at once: the clients waiting for the room get their answers first.
+    room.scheduleCompaction(stored.size, COMPACT_AFTER_LOAD_MS)
     const early = room.early ?? []
     room.early = null
     for (const handle of early) handle()
@@ -507,11 +515,15 @@ export class Room {
     for (const peer of this.peers) if (peer !== except) peer.send(message)
   }
 
-  private scheduleCompaction(size: LogSize): void {
+  private scheduleCompaction(size: LogSize, delayMs = 0): void {
     const limit = this.options.compactAfterUpdates ?? 500
     if (this.compacting || size.updates <= limit) return
     this.compacting = true
-    setImmediate(() => {
+    const timer = setTimeout(() => {
+      if (this.closed) {
+        this.compacting = false
+        return
+      }
       this.store
         .compact(this.name)
         .then((after) => this.options.events?.compacted?.(this.name, after))
@@ -519,7 +531,8 @@ export class Room {
         .finally(() => {
           this.compacting = false
         })
-    })
+    }, delayMs)
+    timer.unref()
   }
 
   private assertOpen(): void {
