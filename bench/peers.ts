@@ -4,6 +4,7 @@
  */
 import * as prng from 'lib0/prng'
 import * as Y from 'yjs'
+import type { SuiteBuilder } from './harness.js'
 import { loadTrace, type Trace, type TraceName } from './traces.js'
 
 /** Name of the shared text in the peers' documents. */
@@ -177,6 +178,18 @@ export function copyDoc(update: Uint8Array): { doc: Y.Doc; text: Y.Text } {
   const doc = new Y.Doc()
   Y.applyUpdate(doc, update)
   return { doc, text: doc.getText(TEXT_NAME) }
+}
+
+/**
+ * Reports a built document's shape as a row `<label>: Yjs items / clients`, so a suite's table
+ * says what kind of document its times were measured on.
+ */
+export function reportDocumentShape(s: SuiteBuilder, label: string, built: FragmentedDoc): void {
+  s.report({
+    name: `${label}: Yjs items / clients`,
+    value: built.items,
+    unit: `items / ${built.clients} client${built.clients === 1 ? '' : 's'}`,
+  })
 }
 
 /** Where {@link pasteAndEdit} pastes, how much, and how many small edits follow. */

@@ -6,7 +6,7 @@
 import * as prng from 'lib0/prng'
 import * as Y from 'yjs'
 import { type CaseRef, defineSuite, type SuiteBuilder } from '../harness.js'
-import { buildFragmentedDoc, copyDoc, PEER_ORIGIN } from '../peers.js'
+import { buildFragmentedDoc, copyDoc, PEER_ORIGIN, reportDocumentShape } from '../peers.js'
 
 const KEYSTROKES = 1_000
 
@@ -55,11 +55,7 @@ function keystrokeCases(
   const label = `${length >= 1_000_000 ? `${length / 1_000_000}M` : `${length / 1_000}k`} chars${
     charsPerClient === Number.POSITIVE_INFINITY ? ', one client' : ''
   }`
-  s.report({
-    name: `${label}: Yjs items / clients`,
-    value: doc.items,
-    unit: `items / ${doc.clients} client${doc.clients === 1 ? '' : 's'}`,
-  })
+  reportDocumentShape(s, label, doc)
   const gen = prng.create(length)
   const positions = Array.from({ length: KEYSTROKES }, () => prng.int32(gen, 0, length))
   const expected = length + KEYSTROKES

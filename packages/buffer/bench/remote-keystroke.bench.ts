@@ -12,6 +12,7 @@ import {
   charsLabel,
   copyDoc,
   PEER_ORIGIN,
+  reportDocumentShape,
   TEXT_NAME,
   typeKeystrokes,
 } from '../../../bench/peers.js'
@@ -87,11 +88,7 @@ function keystrokeCases(s: SuiteBuilder, length: number, count: number): Keystro
   const label = charsLabel(length)
   const built = buildFragmentedDoc({ length, quick: s.quick, progress: s.progress })
   const { update } = built
-  s.report({
-    name: `${label}: Yjs items / clients`,
-    value: built.items,
-    unit: `items / ${built.clients} client${built.clients === 1 ? '' : 's'}`,
-  })
+  reportDocumentShape(s, label, built)
   const gen = prng.create(length)
   const spans = markerSpans(gen, length)
   const keystrokes = typeKeystrokes(gen, update, count)

@@ -29,6 +29,7 @@ import {
   charsLabel,
   copyDoc,
   PEER_ORIGIN,
+  reportDocumentShape,
   TEXT_NAME,
   typeKeystrokes,
 } from '../../../bench/peers.js'
@@ -137,11 +138,7 @@ function sizeCases(s: SuiteBuilder, length: number, count: number): SizeCases {
   const label = charsLabel(length)
   const built = buildFragmentedDoc({ length, quick: s.quick, progress: s.progress })
   const { update } = built
-  s.report({
-    name: `${label}: Yjs items / clients`,
-    value: built.items,
-    unit: `items / ${built.clients} client${built.clients === 1 ? '' : 's'}`,
-  })
+  reportDocumentShape(s, label, built)
   const gen = prng.create(length)
   const states = peerStates(gen, built.text, length)
   built.doc.destroy()
