@@ -184,6 +184,11 @@ export interface SuiteBuilder {
   report(spec: CaseReportSpec | ValueReportSpec): void
   /** A chart of cost against size, drawn from the cases' medians after they are measured. */
   plot(spec: PlotSpec): void
+  /**
+   * A case's median time per run in milliseconds, once measured; null before, or when it
+   * failed. For value rows computed from a case: their `value` functions run after measuring.
+   */
+  medianMs(ref: CaseRef): number | null
 }
 
 /** What a suite file default-exports, via {@link defineSuite}. */
@@ -455,6 +460,10 @@ export async function runSuite(suite: Suite, options: RunSuiteOptions): Promise<
         }
       }
       plots.push(spec)
+    },
+    medianMs: (ref) => {
+      const entry = entryOf(ref, 'case')
+      return entry.error === null ? sortedMedian(entry.samples) : null
     },
   }
 

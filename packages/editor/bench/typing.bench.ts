@@ -77,8 +77,6 @@ interface TypingEditor {
   readonly editor: TextEditor
   /** Document updates (transactions that changed the text) since setup. */
   updates: number
-  /** The keystroke's time, taken around the same call the harness times. */
-  ms: number
 }
 
 /** Settings of a full or a quick run. */
@@ -116,13 +114,6 @@ const BUDGET_CURSORS = 10_000
 /** Setup slower than this prints a progress line, once per size. */
 const SLOW_SETUP_MS = 1_000
 
-const median = (values: readonly number[]): number => {
-  if (values.length === 0) throw new Error('no measured runs')
-  const sorted = [...values].sort((a, b) => a - b)
-  const mid = sorted.length >> 1
-  return sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2
-}
-
 const formatMs = (ms: number) =>
   ms >= 1_000 ? `${(ms / 1_000).toFixed(1)} s` : `${ms.toFixed(0)} ms`
 
@@ -142,8 +133,6 @@ export default defineSuite({
     const sides = (count: number) => {
       const k = keystroke(lines, count)
       const common = { ops: count, opUnit: 'cursor' }
-      /** Keystroke times of the editor's runs, warm-up first. */
-      const editorMs: number[] = []
       let setupShown = false
 
       const editor = s.case<TypingEditor>({
@@ -164,15 +153,11 @@ export default defineSuite({
                 `${label(count)} takes ${(elapsed / 1000).toFixed(1)} s`,
             )
           }
-          const state = { editor, updates: 0, ms: 0 }
+          const state = { editor, updates: 0 }
           doc.on('update', () => state.updates++)
           return state
         },
-        run: (state) => {
-          const started = performance.now()
-          state.editor.insertText('x')
-          state.ms = performance.now() - started
-        },
+        run: (state) => state.editor.insertText('x'),
         check: ({ editor, updates }) => {
           const cursors = editor.getCursors()
           if (cursors.length !== count) {
@@ -189,10 +174,7 @@ export default defineSuite({
           editor.getBuffer().undo()
           if (editor.getText() !== k.text) throw new Error('one undo does not revert the keystroke')
         },
-        teardown: (state) => {
-          editorMs.push(state.ms)
-          state.editor.destroy()
-        },
+        teardown: (state) => state.editor.destroy(),
         ...common,
       })
 
@@ -259,7 +241,7 @@ export default defineSuite({
         ...common,
       })
 
-      return { count, k, editor, editorMs, ytext, codeMirror, changeSetWithSelection }
+      return { count, k, editor, ytext, codeMirror, changeSetWithSelection }
     }
 
     const sizes = plan.sizes.map(sides)
@@ -275,7 +257,7 @@ export default defineSuite({
      * ratio to it (an upper bound when the run was stopped).
      */
     const compareWith = async (size: Size, typing: keyof typeof TYPINGS) => {
-      const { count, k, editor, editorMs } = size
+      const { count, k, editor } = size
       const n = label(count)
       const name = TYPING_NAMES[typing]
       const peer = size.codeMirror[typing]
@@ -299,12 +281,11 @@ export default defineSuite({
         value: inSeconds ? outcome.ms / 1_000 : outcome.ms,
         unit: `${inSeconds ? 's' : 'ms'}${outcome.stopped ? ' or more (stopped)' : ''}`,
       })
-      // The editor's median keystroke (its first run is the suite's one warm-up) over the
-      // worker's one run; when that run was stopped, its real time is longer, so this bounds
-      // the ratio from above.
+      // The editor's median keystroke over the worker's one run; when that run was stopped,
+      // its real time is longer, so this bounds the ratio from above.
       s.report({
         name: `${n}: TextEditor / ${name}`,
-        value: () => median(editorMs.slice(1)) / outcome.ms,
+        value: () => (s.medianMs(editor) ?? Number.NaN) / outcome.ms,
         unit: outcome.stopped ? 'x or less (stopped)' : 'x (one run)',
       })
     }
