@@ -189,6 +189,11 @@ export interface SuiteBuilder {
    * failed. For value rows computed from a case: their `value` functions run after measuring.
    */
   medianMs(ref: CaseRef): number | null
+  /**
+   * Runs `cleanup` once the suite's rows are computed, even when a case failed: for what
+   * several cases share, such as a browser or a server.
+   */
+  after(cleanup: () => unknown): void
 }
 
 /** What a suite file default-exports, via {@link defineSuite}. */
@@ -398,6 +403,7 @@ export async function runSuite(suite: Suite, options: RunSuiteOptions): Promise<
   const errors: string[] = []
   const byRef = new Map<CaseRef, CaseEntry>()
   const plots: PlotSpec[] = []
+  const cleanups: (() => unknown)[] = []
 
   const entryOf = (ref: CaseRef, role: string): CaseEntry => {
     const entry = byRef.get(ref)
@@ -461,6 +467,9 @@ export async function runSuite(suite: Suite, options: RunSuiteOptions): Promise<
       }
       plots.push(spec)
     },
+    after: (cleanup) => {
+      cleanups.push(cleanup)
+    },
     medianMs: (ref) => {
       const entry = entryOf(ref, 'case')
       return entry.error === null ? sortedMedian(entry.samples) : null
@@ -491,6 +500,14 @@ export async function runSuite(suite: Suite, options: RunSuiteOptions): Promise<
       reported.add(row.a)
       reported.add(row.b)
       rowResults.push(ratioResult(row))
+    }
+  }
+  for (const cleanup of cleanups) {
+    try {
+      await cleanup()
+    } catch (error) {
+      errors.push(`suite ${suite.name}: cleaning up: ${describe(error)}`)
+      say(`cleaning up failed: ${stackOf(error)}`)
     }
   }
   // A measured case that no row mentions still shows up, as its time per run.

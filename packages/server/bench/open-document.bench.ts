@@ -167,16 +167,8 @@ function defineClientRow(s: SuiteBuilder, fixture: Fixture): void {
       })
     }
   }
-  // Value rows are computed after every case has run: the last one closes the browser and
-  // the client row's server (the harness has no hook after a suite's runs).
-  s.report({
-    name: 'client row: pages opened',
-    value: async () => {
-      const opened = Math.max(0, shown.tandem.length + shown.codemirror.length - 2 * WARMUPS)
-      if (pages !== null) await (await pages.catch(() => null))?.close()
-      return opened
-    },
-    unit: 'pages',
+  s.after(async () => {
+    if (pages !== null) await (await pages.catch(() => null))?.close()
   })
 }
 
