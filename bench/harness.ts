@@ -788,6 +788,18 @@ function sortedMedian(values: readonly number[]): number | null {
   return medianOf([...values].sort((x, y) => x - y))
 }
 
+/**
+ * The median of `values`, for suites that summarize numbers of their own; throws a
+ * `RangeError` when there are none.
+ *
+ * @example median([3, 1, 2]) // => 2
+ */
+export function median(values: readonly number[]): number {
+  const middle = sortedMedian(values)
+  if (middle === null) throw new RangeError('the median of no values')
+  return middle
+}
+
 function reportRow(name: string, entry: CaseEntry, unit: TimeUnit): ReportRowResult {
   const median = sortedMedian(entry.samples)
   const min = entry.samples.length > 0 ? Math.min(...entry.samples) : null

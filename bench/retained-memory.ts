@@ -3,6 +3,7 @@
  * JavaScript heap in use plus array buffers. Needs `node --expose-gc` (as `pnpm bench` runs).
  */
 import { readFileSync } from 'node:fs'
+import { median } from './harness.js'
 
 const gc = (globalThis as { gc?: () => void }).gc
 
@@ -77,11 +78,9 @@ export async function retainedBytes<P, R>(
 
 /** The median and spread of `samples`. */
 export function summarize(samples: readonly number[]): RetainedBytes {
-  const sorted = [...samples].sort((a, b) => a - b)
-  const mid = sorted.length >> 1
-  const median = sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2
-  const spread = median === 0 ? 0 : (sorted[sorted.length - 1]! - sorted[0]!) / Math.abs(median)
-  return { samples, median, spread }
+  const middle = median(samples)
+  const spread = middle === 0 ? 0 : (Math.max(...samples) - Math.min(...samples)) / Math.abs(middle)
+  return { samples, median: middle, spread }
 }
 
 /**

@@ -20,7 +20,7 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { WebSocket } from 'ws'
-import { type CaseRef, defineSuite, type SuiteBuilder } from '../../../bench/harness.js'
+import { type CaseRef, defineSuite, median, type SuiteBuilder } from '../../../bench/harness.js'
 import { TEXT_NAME } from '../../../bench/peers.js'
 import type { FirstScreen } from '../../collab/bench/first-screen.js'
 import { SqliteStore, TandemServer } from '../src/index.js'
@@ -162,7 +162,7 @@ function defineClientRow(s: SuiteBuilder, fixture: Fixture): void {
     for (const [what, ms] of inPage) {
       s.report({
         name: `${kind} in-page: ${what}`,
-        value: () => medianOf(shown[kind].slice(WARMUPS).map(ms)),
+        value: () => median(shown[kind].slice(WARMUPS).map(ms)),
         unit: 'ms',
       })
     }
@@ -170,13 +170,6 @@ function defineClientRow(s: SuiteBuilder, fixture: Fixture): void {
   s.after(async () => {
     if (pages !== null) await (await pages.catch(() => null))?.close()
   })
-}
-
-function medianOf(values: readonly number[]): number {
-  if (values.length === 0) throw new Error('no run was measured')
-  const sorted = [...values].sort((a, b) => a - b)
-  const mid = sorted.length >> 1
-  return sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2
 }
 
 function mib(bytes: number): string {

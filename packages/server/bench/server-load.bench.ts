@@ -17,7 +17,7 @@
  * they connected). Rows give Tandem / hocuspocus ratios: at full speed the targets are at
  * least the peer's throughput (>= 1) at a lower p99 latency (< 1).
  */
-import { defineSuite, type SuiteBuilder, type Target } from '../../../bench/harness.js'
+import { defineSuite, median, type SuiteBuilder, type Target } from '../../../bench/harness.js'
 import { formatNumber } from '../../../bench/table.js'
 import {
   type ClientGrid,
@@ -299,12 +299,6 @@ function reportScenario(
         `RSS ${formatNumber(f.rssBytes / 2 ** 20)} MiB, clients ${formatNumber(f.clientCores)} cores`,
     )
   }
-}
-
-function median(values: readonly number[]): number {
-  const sorted = [...values].sort((a, b) => a - b)
-  const mid = sorted.length >> 1
-  return sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2
 }
 
 /** The nearest-rank percentile `q` of ascending `sorted`. */
