@@ -314,6 +314,8 @@ describe('TokenBucket and RateLimiter', () => {
       byteBurst: 1_000_000,
       refusedWritesPerSecond: 1,
       refusedWriteBurst: 20,
+      refusedAwarenessPerSecond: 1,
+      refusedAwarenessBurst: 20,
     })
     let now = 0
     const limiter = new RateLimiter(limits, () => now)

@@ -4,9 +4,9 @@
  */
 import * as encoding from 'lib0/encoding'
 import * as authProtocol from 'y-protocols/auth'
-import * as awarenessProtocol from 'y-protocols/awareness'
 import * as syncProtocol from 'y-protocols/sync'
 import type * as Y from 'yjs'
+import { encodeIntegratedState } from './yjs-store.js'
 
 /** Message types, as y-websocket numbers them. */
 export const MessageType = {
@@ -38,25 +38,23 @@ const message = (type: number, write: (encoder: encoding.Encoder) => void): Uint
 export const syncStep1Message = (doc: Y.Doc): Uint8Array =>
   message(MessageType.sync, (encoder) => syncProtocol.writeSyncStep1(encoder, doc))
 
-/** Sync step 2: what the client lacks, given its state vector. */
+/**
+ * Sync step 2: what the client lacks, given its state vector; never the updates Yjs holds
+ * pending (y-protocols' own `writeSyncStep2` would add them).
+ */
 export const syncStep2Message = (doc: Y.Doc, stateVector: Uint8Array): Uint8Array =>
-  message(MessageType.sync, (encoder) => syncProtocol.writeSyncStep2(encoder, doc, stateVector))
+  message(MessageType.sync, (encoder) => {
+    encoding.writeVarUint(encoder, syncProtocol.messageYjsSyncStep2)
+    encoding.writeVarUint8Array(encoder, encodeIntegratedState(doc, stateVector))
+  })
 
 /** A document update to relay. */
 export const updateMessage = (update: Uint8Array): Uint8Array =>
   message(MessageType.sync, (encoder) => syncProtocol.writeUpdate(encoder, update))
 
-/** An awareness update of `clients` (their current states, or their removal). */
-export const awarenessMessage = (
-  awareness: awarenessProtocol.Awareness,
-  clients: readonly number[],
-): Uint8Array =>
-  message(MessageType.awareness, (encoder) =>
-    encoding.writeVarUint8Array(
-      encoder,
-      awarenessProtocol.encodeAwarenessUpdate(awareness, [...clients]),
-    ),
-  )
+/** An awareness message carrying `update` (y-protocols' awareness encoding). */
+export const awarenessUpdateMessage = (update: Uint8Array): Uint8Array =>
+  message(MessageType.awareness, (encoder) => encoding.writeVarUint8Array(encoder, update))
 
 /** y-protocols' permission-denied message, with the reason the client is told. */
 export const permissionDeniedMessage = (reason: string): Uint8Array =>

@@ -14,20 +14,28 @@ export interface RateLimits {
   readonly bytesPerSecond?: number
   /** Bytes at once after a quiet time (default, and at least, the largest message allowed). */
   readonly byteBurst?: number
-  /** Refused updates per second from a read-only connection, sustained (default 1). */
+  /**
+   * Updates per second from a read-only connection, sustained (default 1). Every one counts,
+   * refused or not: none is ever stored, and each costs a check against the document.
+   */
   readonly refusedWritesPerSecond?: number
   /** Refused updates at once from a read-only connection (default 20). */
   readonly refusedWriteBurst?: number
+  /** Refused changes to other connections' awareness states per second, sustained (default 1). */
+  readonly refusedAwarenessPerSecond?: number
+  /** Refused changes to other connections' awareness states at once (default 20). */
+  readonly refusedAwarenessBurst?: number
 }
 
 /** Which limit a connection went over. */
-export type RateLimitKind = 'messages' | 'bytes' | 'refused_writes'
+export type RateLimitKind = 'messages' | 'bytes' | 'refused_writes' | 'refused_awareness'
 
 /** The reason a connection is closed with, per limit (close reasons fit in 123 bytes). */
 export const RATE_LIMIT_REASON: Readonly<Record<RateLimitKind, string>> = {
   messages: 'rate limit: too many messages',
   bytes: 'rate limit: too many bytes',
   refused_writes: 'rate limit: too many refused updates from a read-only connection',
+  refused_awareness: "rate limit: too many changes to other connections' awareness states",
 }
 
 /** A clock in milliseconds. */
@@ -52,6 +60,8 @@ export const rateLimitsWithDefaults = (
     byteBurst: limits.byteBurst ?? maxMessageBytes,
     refusedWritesPerSecond: limits.refusedWritesPerSecond ?? 1,
     refusedWriteBurst: limits.refusedWriteBurst ?? 20,
+    refusedAwarenessPerSecond: limits.refusedAwarenessPerSecond ?? 1,
+    refusedAwarenessBurst: limits.refusedAwarenessBurst ?? 20,
   }
   for (const [name, value] of Object.entries(filled)) {
     if (typeof value !== 'number' || Number.isNaN(value) || value <= 0) {
@@ -109,6 +119,7 @@ export class RateLimiter {
   private readonly messages: TokenBucket
   private readonly bytes: TokenBucket
   private readonly refusedWrites: TokenBucket
+  private readonly refusedAwareness: TokenBucket
 
   constructor(limits: Required<RateLimits>, now?: Clock) {
     this.messages = new TokenBucket(limits.messagesPerSecond, limits.messageBurst, now)
@@ -116,6 +127,11 @@ export class RateLimiter {
     this.refusedWrites = new TokenBucket(
       limits.refusedWritesPerSecond,
       limits.refusedWriteBurst,
+      now,
+    )
+    this.refusedAwareness = new TokenBucket(
+      limits.refusedAwarenessPerSecond,
+      limits.refusedAwarenessBurst,
       now,
     )
   }
@@ -127,8 +143,13 @@ export class RateLimiter {
     return null
   }
 
-  /** Counts a refused update: null when within the limit, else `'refused_writes'`. */
-  refusedWrite(): RateLimitKind | null {
+  /** Counts an update from a read-only connection: null when within the limit, else `'refused_writes'`. */
+  readOnlyUpdate(): RateLimitKind | null {
     return this.refusedWrites.take(1) ? null : 'refused_writes'
+  }
+
+  /** Counts a refused awareness change: null when within the limit, else `'refused_awareness'`. */
+  refusedAwarenessChange(): RateLimitKind | null {
+    return this.refusedAwareness.take(1) ? null : 'refused_awareness'
   }
 }

@@ -9,23 +9,14 @@ import { afterAll, describe, expect, it } from 'vitest'
 import * as awarenessProtocol from 'y-protocols/awareness'
 import * as Y from 'yjs'
 import { MessageType, updateMessage } from './protocol.js'
-import { CloseCode, MAX_AWARENESS_CLIENTS_PER_CONNECTION, type Peer, Room } from './room.js'
+import { CloseCode, MAX_AWARENESS_CLIENTS_PER_CONNECTION, Room } from './room.js'
 import { SqliteStore } from './storage/sqlite-store.js'
+import { recordingPeer } from './testing/recording-peer.js'
 
 const dir = mkdtempSync(join(tmpdir(), 'tandem-room-'))
 afterAll(() => rmSync(dir, { recursive: true, force: true }))
 
-/** A connection that keeps what it is sent. */
-const peer = (): Peer & { received: Uint8Array[] } => {
-  const received: Uint8Array[] = []
-  return {
-    role: 'write',
-    awarenessClients: new Set(),
-    received,
-    send: (m) => received.push(m),
-    close() {},
-  }
-}
+const peer = () => recordingPeer()
 
 describe('Room', () => {
   it('stores every update it received when it closes, even those still queued', async () => {
@@ -119,19 +110,20 @@ describe('Room awareness', () => {
   it('closes a connection that speaks for too many awareness clients, and drops their states', async () => {
     const store = SqliteStore.open({ file: join(dir, 'awareness.sqlite') })
     const room = await Room.load('r', store)
-    const closed: number[] = []
-    const greedy = { ...peer(), close: (code: number) => closed.push(code) }
+    const greedy = peer()
     room.join(greedy)
     room.receive(greedy, awarenessOf(MAX_AWARENESS_CLIENTS_PER_CONNECTION, 1000))
-    expect(closed).toEqual([])
+    expect(greedy.closes).toEqual([])
     expect(room.awareness.getStates().size).toBe(MAX_AWARENESS_CLIENTS_PER_CONNECTION)
-    // One update naming too many at once is refused before it is applied.
-    room.receive(greedy, awarenessOf(MAX_AWARENESS_CLIENTS_PER_CONNECTION + 1, 5000))
-    expect(closed).toEqual([CloseCode.policy])
-    expect(room.awareness.getStates().size).toBe(MAX_AWARENESS_CLIENTS_PER_CONNECTION)
-    // Adding one more client over several updates closes it too, and its states go.
+    // Adding one more client closes it, and its states go at once.
     room.receive(greedy, awarenessOf(1, 9000))
-    expect(closed).toEqual([CloseCode.policy, CloseCode.policy])
+    expect(greedy.closes).toEqual([CloseCode.policy])
+    expect(room.awareness.getStates().size).toBe(0)
+    // One update naming too many at once is refused before anything of it is applied.
+    const greedier = peer()
+    room.join(greedier)
+    room.receive(greedier, awarenessOf(MAX_AWARENESS_CLIENTS_PER_CONNECTION + 1, 5000))
+    expect(greedier.closes).toEqual([CloseCode.policy])
     expect(room.awareness.getStates().size).toBe(0)
     await room.close()
     await store.close()

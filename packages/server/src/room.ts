@@ -1,21 +1,24 @@
 /**
  * A room: one document in memory, its awareness, and the connections on it.
  *
- * Durability first: an update a client sends is applied to the room's document, appended to
- * the store, and relayed to the other connections only once the store has it. A client
- * asking for the document (sync step 1) is answered only after every pending append, so no
- * client ever receives content the store could still lose.
+ * The room's document holds only what the store holds. An update a client sends is checked,
+ * queued and appended to the store (see append-queue.ts); only once the store has it is it
+ * applied to the document and relayed to the other connections and instances. So whatever a
+ * client receives, whether relayed or in the answer to its sync request, is stored, and a
+ * crash (even `kill -9`) never loses what another client has seen. Answers leave out the
+ * updates Yjs holds pending (see yjs-store.ts).
  *
  * With a relay (several server processes sharing rooms), the room listens to its channel
  * before it loads, publishes each update once stored, and applies what other instances publish
  * (they stored it in the shared store) without storing it again. Awareness goes both ways.
  */
 import * as decoding from 'lib0/decoding'
-import * as awarenessProtocol from 'y-protocols/awareness'
 import * as syncProtocol from 'y-protocols/sync'
 import * as Y from 'yjs'
+import { AppendQueue, type StoredUpdate } from './append-queue.js'
+import { AwarenessRefusal } from './awareness-update.js'
 import {
-  awarenessMessage,
+  awarenessUpdateMessage,
   MessageType,
   permissionDeniedMessage,
   sessionMessage,
@@ -23,12 +26,17 @@ import {
   syncStep2Message,
   updateMessage,
 } from './protocol.js'
+import { type AwarenessOptions, RoomAwareness, type ShownState } from './room-awareness.js'
 import { type Relay, RelayKind, type RelayListener, type RelaySubscription } from './scale/relay.js'
 import { claimedUser, RoomSessions, sessionFromState, usableUser } from './sessions.js'
 import type { DocumentStore, LogSize, StoredDocument } from './storage/document-store.js'
+import { holdsUpdate } from './yjs-store.js'
 
 /** What a connection may do in a room. */
 export type Role = 'read' | 'write'
+
+/** Answers a connection may be sent later than asked, built then: the latest of a kind wins. */
+export type ReplyKind = 'sync' | 'awareness'
 
 /** A connection as a room sees it. */
 export interface Peer {
@@ -36,10 +44,16 @@ export interface Peer {
   readonly role: Role
   /** The authenticated user, if any: their sessions are kept under this id. */
   readonly user?: string | undefined
-  /** The awareness clients this connection speaks for, removed when it leaves. */
-  readonly awarenessClients: Set<number>
-  /** Sends one binary message. */
+  /** The client's address, telling apart parties when nobody is authenticated. */
+  readonly address?: string | undefined
+  /** Sends one binary message now. */
   send(message: Uint8Array): void
+  /**
+   * Sends the message `build` returns (nothing for null), at once or, while the connection
+   * has too much unsent, once it has sent enough; a later reply of the same kind replaces one
+   * not yet built. For answers that can be built again from the room as it is then.
+   */
+  reply(kind: ReplyKind, build: () => Uint8Array | null): void
   /** Closes the connection with a WebSocket close code and reason. */
   close(code: number, reason: string): void
 }
@@ -60,6 +74,14 @@ export const CloseCode = {
  */
 export const MAX_AWARENESS_CLIENTS_PER_CONNECTION = 64
 
+/** The bounds on awareness states a room applies unless told otherwise. */
+export const DEFAULT_AWARENESS_LIMITS = {
+  /** Room for 10,000 selections (as many as a Tandem editor reads of one peer) and a name. */
+  maxStateBytes: 4 * 1024 * 1024,
+  maxBytesPerConnection: 8 * 1024 * 1024,
+  maxDepth: 32,
+} as const
+
 /**
  * How long a freshly loaded room waits before compacting a long log: compacting reads and
  * applies the whole log again, on the server's one thread, and the clients that asked for the
@@ -78,14 +100,27 @@ export interface RoomEvents {
    * updates again when they reconnect) or a background compaction (the log stays as it was).
    */
   storageFailed?(room: string, error: unknown): void
-  /** `peer` (read-only) sent an update that would change the document; it was refused. */
-  refusedWrite?(room: string, peer: Peer): void
+  /**
+   * A read-only `peer` sent an update; `refused` when it would have changed the document
+   * (it was refused and the peer told so), false when the document already held it.
+   */
+  readOnlyUpdate?(room: string, peer: Peer, refused: boolean): void
   /** A sync step 2 or update message of `bytes` (its update) arrived, from any peer. */
   receivedUpdate?(room: string, bytes: number): void
   /** A user's session could not be saved; the document is not affected. */
   sessionStorageFailed?(room: string, error: unknown): void
   /** A relayed message that could not be applied, or a catch-up from the store that failed. */
   relayFailed?(room: string, error: unknown): void
+  /** `peer` sent an awareness update that breaks a rule; it was closed with `reason`. */
+  awarenessRefused?(room: string, peer: Peer, reason: string): void
+  /** `peer` tried to change the awareness state of a client another connection speaks for. */
+  awarenessClaimRefused?(room: string, peer: Peer, client: number): void
+  /** Another instance tried to change the state of a client a connection here speaks for. */
+  relayedClaimRefused?(room: string, client: number): void
+  /** A stored update that Yjs could not apply (from a client, or read back from the store). */
+  applyFailed?(room: string, error: unknown): void
+  /** A listener or the relay threw while the room handed on a stored update; the room goes on. */
+  listenerFailed?(room: string, error: unknown): void
 }
 
 /** Options of `Room.load`. */
@@ -96,6 +131,10 @@ export interface RoomOptions {
   readonly events?: RoomEvents
   /** Shares the room with other server instances over a shared store. */
   readonly relay?: Relay
+  /** Bounds on awareness states (see `DEFAULT_AWARENESS_LIMITS`). */
+  readonly awarenessLimits?: Partial<typeof DEFAULT_AWARENESS_LIMITS>
+  /** Read-only connections' awareness is neither applied nor shown (default false). */
+  readonly hideReadOnlyPresence?: boolean
 }
 
 /** Who caused a change that must not be stored again: the updates read from the store. */
@@ -103,9 +142,6 @@ const FROM_STORE = Symbol('from store')
 
 /** Who caused a change another instance made: already stored there, relayed here locally. */
 const FROM_RELAY = Symbol('from another instance')
-
-/** The origin y-protocols gives the removal of awareness states that were not renewed. */
-const TIMEOUT = 'timeout'
 
 const READ_ONLY_REASON = 'read-only: this connection may not edit the document'
 
@@ -115,20 +151,14 @@ const READ_ONLY_REASON = 'read-only: this connection may not edit the document'
  * @example const room = await Room.load('notes', store); room.join(peer); room.receive(peer, data)
  */
 export class Room {
-  /** The room's document. */
+  /** The room's document: what the store holds, no more. */
   readonly doc = new Y.Doc()
-  /** The awareness states of the peers in the room; the server has none of its own. */
-  readonly awareness = new awarenessProtocol.Awareness(this.doc)
+  private readonly presence: RoomAwareness
   private readonly peers = new Set<Peer>()
-  /** Appends in flight, in order; a sync reply waits for them. */
-  private writes: Promise<void> = Promise.resolve()
-  /** Updates received and not yet handed to the store, in order, with their senders. */
-  private unstored: { update: Uint8Array; origin: unknown; received: number }[] = []
+  private readonly appends: AppendQueue
   private readonly sessions: RoomSessions
   private compacting = false
   private closed = false
-  /** The store refused an append: nothing more is stored or relayed. */
-  private failed = false
   /** Listening to the room's relay channel; null without a relay and once closed. */
   private subscription: RelaySubscription | null = null
   /** What the relay said while the room loaded, to handle once it has; null afterwards. */
@@ -138,7 +168,7 @@ export class Room {
   private reloadAgain = false
   /** The room as its relay channel sees it: messages wait until the room has loaded. */
   private readonly listener: RelayListener = {
-    receive: (kind, data) => this.whenLoaded(() => this.receiveRelayed(kind, data)),
+    receive: (kind, data, from) => this.whenLoaded(() => this.receiveRelayed(kind, data, from)),
     reconnected: () => this.whenLoaded(() => this.catchUp()),
   }
 
@@ -148,11 +178,33 @@ export class Room {
     private readonly store: DocumentStore,
     private readonly options: RoomOptions,
   ) {
-    // The server speaks for no one: it has no awareness state of its own.
-    this.awareness.setLocalState(null)
+    const events = options.events ?? {}
     this.sessions = new RoomSessions(name, store, {
-      sessionStorageFailed: (room, error) => options.events?.sessionStorageFailed?.(room, error),
+      sessionStorageFailed: (room, error) => events.sessionStorageFailed?.(room, error),
     })
+    this.appends = new AppendQueue(name, store, {
+      stored: (batch, size) => this.applyStored(batch, size),
+      failed: (error) => this.failStorage(error),
+      measured: (bytes, milliseconds) => events.stored?.(name, bytes, milliseconds),
+      handlerFailed: (error) => events.listenerFailed?.(name, error),
+    })
+    const limits = { ...DEFAULT_AWARENESS_LIMITS, ...options.awarenessLimits }
+    const awarenessOptions: AwarenessOptions = {
+      ...limits,
+      maxClients: MAX_AWARENESS_CLIENTS_PER_CONNECTION,
+      hideReadOnly: options.hideReadOnlyPresence ?? false,
+    }
+    this.presence = new RoomAwareness(
+      this.doc,
+      {
+        broadcast: (update, except) => this.broadcast(awarenessUpdateMessage(update), except),
+        publish: (update) => this.publish(RelayKind.awareness, update),
+        showed: (peer, states) => this.recordSessions(peer, states),
+        refused: (peer, client) => events.awarenessClaimRefused?.(name, peer, client),
+        refusedRelayed: (client) => events.relayedClaimRefused?.(name, client),
+      },
+      awarenessOptions,
+    )
   }
 
   /**
@@ -169,19 +221,8 @@ export class Room {
       room.unsubscribe()
       throw error
     }
-    Y.transact(
-      room.doc,
-      () => {
-        for (const update of stored.updates) Y.applyUpdate(room.doc, update, FROM_STORE)
-      },
-      FROM_STORE,
-    )
-    room.doc.on('update', (update: Uint8Array, origin: unknown) =>
-      room.storeAndRelay(update, origin),
-    )
-    room.awareness.on('update', (changes: AwarenessChanges, origin: unknown) =>
-      room.relayAwareness(changes, origin),
-    )
+    room.applyLog(stored.updates, FROM_STORE)
+    room.doc.on('update', (update: Uint8Array, origin: unknown) => room.relay(update, origin))
     // Not at once: the clients waiting for the room get their answers first.
     room.scheduleCompaction(stored.size, COMPACT_AFTER_LOAD_MS)
     const early = room.early ?? []
@@ -189,6 +230,11 @@ export class Room {
     for (const handle of early) handle()
     room.publish(RelayKind.queryAwareness, new Uint8Array(0))
     return room
+  }
+
+  /** The awareness states of the room's peers (and other instances' peers in it). */
+  get awareness() {
+    return this.presence.awareness
   }
 
   /** How many connections are in the room. */
@@ -200,18 +246,16 @@ export class Room {
   join(peer: Peer): void {
     this.assertOpen()
     this.peers.add(peer)
+    this.presence.join(peer)
     peer.send(syncStep1Message(this.doc))
-    const clients = [...this.awareness.getStates().keys()]
-    if (clients.length > 0) peer.send(awarenessMessage(this.awareness, clients))
+    if (this.awareness.getStates().size > 0) peer.reply('awareness', () => this.awarenessReply())
   }
 
   /** Removes a connection and, at once, the awareness states it spoke for; saves its session. */
   leave(peer: Peer): void {
     if (!this.peers.delete(peer)) return
     void this.sessions.flush()
-    if (peer.awarenessClients.size > 0) {
-      awarenessProtocol.removeAwarenessStates(this.awareness, [...peer.awarenessClients], null)
-    }
+    this.presence.leave(peer)
   }
 
   /**
@@ -219,7 +263,7 @@ export class Room {
    * closes that connection); unknown message types are ignored.
    */
   receive(peer: Peer, data: Uint8Array): void {
-    if (this.closed) return
+    if (this.closed || !this.peers.has(peer)) return
     const decoder = decoding.createDecoder(data)
     const type = decoding.readVarUint(decoder)
     switch (type) {
@@ -230,7 +274,7 @@ export class Room {
         this.receiveAwareness(peer, decoding.readVarUint8Array(decoder))
         return
       case MessageType.queryAwareness:
-        peer.send(awarenessMessage(this.awareness, [...this.awareness.getStates().keys()]))
+        peer.reply('awareness', () => this.awarenessReply())
         return
       case MessageType.session:
         this.answerSession(peer, decoding.readVarString(decoder))
@@ -241,18 +285,18 @@ export class Room {
     }
   }
 
-  /** Resolves once every update received so far is in the store. */
+  /** Resolves once every update received so far is stored and relayed. */
   flushed(): Promise<void> {
-    return this.writes
+    return this.appends.flushed()
   }
 
   /** Waits for pending appends, then frees the document. The room is unusable afterwards. */
   async close(): Promise<void> {
     this.closed = true
-    await this.writes
+    await this.appends.flushed()
     await this.sessions.close()
     this.unsubscribe()
-    this.awareness.destroy()
+    this.presence.destroy()
     this.doc.destroy()
   }
 
@@ -263,14 +307,8 @@ export class Room {
       // Decoded now, so that a malformed one is this message's error (the caller closes the
       // connection) rather than a failure later, outside any connection's handler.
       Y.decodeStateVector(stateVector)
-      // Answer with stored content only.
-      void this.writes
-        .then(() => {
-          if (!this.closed && this.peers.has(peer)) {
-            peer.send(syncStep2Message(this.doc, stateVector))
-          }
-        })
-        .catch(() => peer.close(CloseCode.malformed, 'malformed message'))
+      // The document holds only stored updates, so the answer can go at once.
+      peer.reply('sync', () => (this.closed ? null : syncStep2Message(this.doc, stateVector)))
       return
     }
     if (kind !== syncProtocol.messageYjsSyncStep2 && kind !== syncProtocol.messageYjsUpdate) {
@@ -278,23 +316,34 @@ export class Room {
     }
     const update = decoding.readVarUint8Array(decoder)
     this.options.events?.receivedUpdate?.(this.name, update.length)
-    if (peer.role === 'read') this.refuseWrite(peer, update)
-    else Y.applyUpdate(this.doc, update, peer)
-  }
-
-  /** Applies `peer`'s awareness update, unless it would speak for too many clients. */
-  private receiveAwareness(peer: Peer, update: Uint8Array): void {
-    const clients = decoding.readVarUint(decoding.createDecoder(update))
-    if (clients > MAX_AWARENESS_CLIENTS_PER_CONNECTION) {
-      peer.close(CloseCode.policy, 'too many awareness clients on one connection')
+    // Decodes the whole update (a malformed one throws, and its connection is closed) and
+    // leaves out what carries nothing new, such as a reconnecting client's delete set.
+    const held = holdsUpdate(this.doc, update)
+    if (peer.role === 'read') {
+      this.options.events?.readOnlyUpdate?.(this.name, peer, !held)
+      if (!held) peer.send(permissionDeniedMessage(READ_ONLY_REASON))
       return
     }
-    awarenessProtocol.applyAwarenessUpdate(this.awareness, update, peer)
-    if (peer.awarenessClients.size > MAX_AWARENESS_CLIENTS_PER_CONNECTION) {
-      // Leaving removes every state it spoke for.
-      peer.close(CloseCode.policy, 'too many awareness clients on one connection')
+    if (!held) this.appends.push(update, peer)
+  }
+
+  /** Applies `peer`'s awareness update; one that breaks a rule closes only its sender. */
+  private receiveAwareness(peer: Peer, update: Uint8Array): void {
+    try {
+      this.presence.receive(peer, update)
+    } catch (error) {
+      if (!(error instanceof AwarenessRefusal)) throw error
+      this.options.events?.awarenessRefused?.(this.name, peer, error.message)
+      const code = error.kind === 'malformed' ? CloseCode.malformed : CloseCode.policy
+      peer.close(code, error.message)
+      // Its states go now, not when its socket has finished closing.
       this.leave(peer)
     }
+  }
+
+  private awarenessReply(): Uint8Array | null {
+    if (this.closed || this.awareness.getStates().size === 0) return null
+    return awarenessUpdateMessage(this.presence.encodeAll())
   }
 
   /** Sends `peer` its user's last session (an empty one when it has no user or none is kept). */
@@ -316,15 +365,12 @@ export class Room {
   }
 
   /**
-   * Keeps the session each of `clients`' states shows, under its connection's user; not a
-   * state naming another user than the connection's (a tab relaying another user's tab over
-   * BroadcastChannel).
+   * Keeps the session each of the states `peer` showed holds, under its connection's user;
+   * not a state naming another user than the connection's (a tab relaying another user's tab
+   * over BroadcastChannel).
    */
-  private recordSessions(peer: Peer, clients: readonly number[]): void {
-    const states = this.awareness.getStates()
-    for (const client of clients) {
-      const state = states.get(client)
-      if (state === undefined) continue
+  private recordSessions(peer: Peer, shown: readonly ShownState[]): void {
+    for (const { state } of shown) {
       const claimed = claimedUser(state)
       if (peer.user !== undefined && claimed !== null && claimed !== peer.user) continue
       const user = peer.user ?? claimed
@@ -333,94 +379,60 @@ export class Room {
     }
   }
 
-  /** A read-only peer sent an update: tell it no, unless the update holds nothing new. */
-  private refuseWrite(peer: Peer, update: Uint8Array): void {
-    // Its answer to sync step 1 holds at least its delete set: harmless when nothing is new.
-    if (Y.snapshotContainsUpdate(Y.snapshot(this.doc), update)) return
-    this.options.events?.refusedWrite?.(this.name, peer)
-    peer.send(permissionDeniedMessage(READ_ONLY_REASON))
-  }
-
-  private storeAndRelay(update: Uint8Array, origin: unknown): void {
-    if (origin === FROM_STORE) return
-    if (origin === FROM_RELAY) {
-      // Another instance stored it before publishing it.
-      this.broadcast(updateMessage(update), null)
-      return
-    }
-    this.unstored.push({ update, origin, received: performance.now() })
-    if (this.unstored.length === 1) this.writes = this.writes.then(() => this.storeUnstored())
-  }
-
-  /**
-   * Stores every update received since the last write, merged into one per sender, and once
-   * the store has them relays each to the other connections (and instances). Under load a
-   * write gathers what arrived while the previous one was on its way to disk.
-   */
-  private async storeUnstored(): Promise<void> {
-    const batch = this.unstored
-    this.unstored = []
-    // A closing room still stores what it received; one whose storage failed stores nothing.
-    if (this.failed || batch.length === 0) return
-    const bySender = new Map<unknown, Uint8Array[]>()
+  /** The store holds `batch`: into the document with it, which relays it (see `relay`). */
+  private applyStored(batch: readonly StoredUpdate[], size: LogSize): void {
     for (const { update, origin } of batch) {
-      const updates = bySender.get(origin)
-      if (updates) updates.push(update)
-      else bySender.set(origin, [update])
+      try {
+        Y.applyUpdate(this.doc, update, origin)
+      } catch (error) {
+        this.options.events?.applyFailed?.(this.name, error)
+      }
     }
-    const merged = [...bySender].map(([origin, updates]) => ({
+    if (!this.closed) this.scheduleCompaction(size)
+  }
+
+  /**
+   * Applies updates read from the store (or another instance's), each on its own: one that
+   * Yjs cannot apply is reported and skipped, and the room still loads.
+   */
+  private applyLog(updates: readonly Uint8Array[], origin: symbol): void {
+    Y.transact(
+      this.doc,
+      () => {
+        for (const update of updates) {
+          try {
+            Y.applyUpdate(this.doc, update, origin)
+          } catch (error) {
+            this.options.events?.applyFailed?.(this.name, error)
+          }
+        }
+      },
       origin,
-      update: updates.length === 1 ? updates[0]! : Y.mergeUpdates(updates),
-    }))
+    )
+  }
+
+  /** Sends what the document just took in to the connections and instances that lack it. */
+  private relay(update: Uint8Array, origin: unknown): void {
+    if (origin === FROM_STORE) return
     try {
-      const sizes = await Promise.all(
-        merged.map(({ update }) => this.store.append(this.name, update)),
-      )
-      const now = performance.now()
-      for (const { update, received } of batch) {
-        this.options.events?.stored?.(this.name, update.length, now - received)
-      }
-      for (const { update, origin } of merged) {
-        this.broadcast(updateMessage(update), origin)
-        this.publish(RelayKind.update, update)
-      }
-      const largest = sizes.reduce((a, b) => (b.updates > a.updates ? b : a))
-      if (!this.closed) this.scheduleCompaction(largest)
+      this.broadcast(updateMessage(update), origin)
+      // Another instance stored and published it; what the store gave back is everyone's already.
+      if (origin !== FROM_RELAY) this.publish(RelayKind.update, update)
     } catch (error) {
-      this.failStorage(error)
+      this.options.events?.listenerFailed?.(this.name, error)
     }
   }
 
   /**
-   * The store refused an update the document already holds: drop every connection, so that
-   * the document is reloaded from the store and the clients, who still have the update,
-   * send it again when they reconnect.
+   * An append failed: drop every connection, so that the document is reloaded from the store
+   * and the clients, who still have their updates, send them again when they reconnect.
    */
   private failStorage(error: unknown): void {
     this.options.events?.storageFailed?.(this.name, error)
-    this.failed = true
     this.closed = true
     this.unsubscribe()
     for (const peer of [...this.peers]) peer.close(CloseCode.storageFailed, 'storage failed')
     this.peers.clear()
-  }
-
-  private relayAwareness(changes: AwarenessChanges, origin: unknown): void {
-    const changed = [...changes.added, ...changes.updated, ...changes.removed]
-    if (this.peers.has(origin as Peer)) {
-      const peer = origin as Peer
-      for (const client of [...changes.added, ...changes.updated]) peer.awarenessClients.add(client)
-      for (const client of changes.removed) peer.awarenessClients.delete(client)
-      this.recordSessions(peer, [...changes.added, ...changes.updated])
-    }
-    this.broadcast(awarenessMessage(this.awareness, changed), origin)
-    // Other instances time out stale states themselves; their own states are theirs to publish.
-    if (origin !== FROM_RELAY && origin !== TIMEOUT) {
-      this.publish(
-        RelayKind.awareness,
-        awarenessProtocol.encodeAwarenessUpdate(this.awareness, changed),
-      )
-    }
   }
 
   private whenLoaded(handle: () => void): void {
@@ -428,14 +440,14 @@ export class Room {
     else if (!this.closed) handle()
   }
 
-  private receiveRelayed(kind: RelayKind, data: Uint8Array): void {
+  private receiveRelayed(kind: RelayKind, data: Uint8Array, from: string): void {
     try {
       switch (kind) {
         case RelayKind.update:
           Y.applyUpdate(this.doc, data, FROM_RELAY)
           return
         case RelayKind.awareness:
-          awarenessProtocol.applyAwarenessUpdate(this.awareness, data, FROM_RELAY)
+          this.presence.receiveRelayed(from, data, FROM_RELAY)
           return
         case RelayKind.queryAwareness:
           this.publishLocalAwareness()
@@ -474,13 +486,7 @@ export class Room {
         try {
           const stored = await this.store.load(this.name)
           if (this.closed) break
-          Y.transact(
-            this.doc,
-            () => {
-              for (const update of stored.updates) Y.applyUpdate(this.doc, update, FROM_RELAY)
-            },
-            FROM_RELAY,
-          )
+          this.applyLog(stored.updates, FROM_RELAY)
         } catch (error) {
           this.options.events?.relayFailed?.(this.name, error)
         }
@@ -491,15 +497,8 @@ export class Room {
 
   /** Publishes the awareness states of this instance's connections. */
   private publishLocalAwareness(): void {
-    const states = this.awareness.getStates()
-    const clients = [...this.peers].flatMap((peer) =>
-      [...peer.awarenessClients].filter((client) => states.has(client)),
-    )
-    if (clients.length === 0) return
-    this.publish(
-      RelayKind.awareness,
-      awarenessProtocol.encodeAwarenessUpdate(this.awareness, clients),
-    )
+    const update = this.presence.encodeLocal()
+    if (update !== null) this.publish(RelayKind.awareness, update)
   }
 
   private publish(kind: RelayKind, data: Uint8Array): void {
@@ -538,10 +537,4 @@ export class Room {
   private assertOpen(): void {
     if (this.closed) throw new Error(`the room ${this.name} is closed`)
   }
-}
-
-interface AwarenessChanges {
-  readonly added: number[]
-  readonly updated: number[]
-  readonly removed: number[]
 }

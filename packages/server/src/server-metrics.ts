@@ -32,7 +32,12 @@ const CAUSES: readonly RefusalCause[] = [
   'shutting_down',
   'error',
 ]
-const KINDS: readonly RateLimitKind[] = ['messages', 'bytes', 'refused_writes']
+const KINDS: readonly RateLimitKind[] = ['messages', 'bytes', 'refused_writes', 'refused_awareness']
+
+/** Why an awareness update was refused, as the `reason` label of `tandem_awareness_refusals_total`. */
+export type AwarenessRefusalCause = 'invalid' | 'claimed' | 'claimed_relayed'
+
+const AWARENESS_CAUSES: readonly AwarenessRefusalCause[] = ['invalid', 'claimed', 'claimed_relayed']
 
 /** Upper bounds, in seconds, of the storage latency buckets: 0.5 ms to 5 s. */
 const LATENCY_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5]
@@ -82,13 +87,29 @@ export class ServerMetrics {
   /** Updates refused from read-only connections. */
   readonly refusedWrites = new Counter(
     'tandem_refused_writes_total',
-    'Updates refused from read-only connections.',
+    'Updates from read-only connections that would have changed the document, refused.',
   )
   /** Connections closed for going over a rate limit, by limit. */
   readonly rateLimitCloses = new Counter(
     'tandem_rate_limit_closes_total',
     'Connections closed (1008) for going over a rate limit, by limit.',
     KINDS.map((limit) => ({ limit })),
+  )
+  /** Connections closed for not reading what they were sent. */
+  readonly unreadCloses = new Counter(
+    'tandem_unread_closes_total',
+    'Connections closed (1008) for leaving too much of what they were sent unread.',
+  )
+  /** Awareness updates refused, by reason. */
+  readonly awarenessRefusals = new Counter(
+    'tandem_awareness_refusals_total',
+    'Awareness updates refused: invalid (the sender is closed), or changing a state another connection (claimed) or, from another instance, a connection here (claimed_relayed) speaks for.',
+    AWARENESS_CAUSES.map((reason) => ({ reason })),
+  )
+  /** Stored updates Yjs could not apply. */
+  readonly applyFailures = new Counter(
+    'tandem_apply_failures_total',
+    'Stored updates Yjs could not apply (skipped; the room goes on).',
   )
   /** Connections closed for a message that does not decode. */
   readonly malformedCloses = new Counter(
@@ -125,6 +146,9 @@ export class ServerMetrics {
       this.refusedWrites,
       this.rateLimitCloses,
       this.malformedCloses,
+      this.unreadCloses,
+      this.awarenessRefusals,
+      this.applyFailures,
       new Gauge('process_resident_memory_bytes', 'Resident memory of the process, in bytes.', () =>
         process.memoryUsage.rss(),
       ),

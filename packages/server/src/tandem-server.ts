@@ -16,10 +16,17 @@ import {
   type RateLimits,
   rateLimitsWithDefaults,
 } from './rate-limit.js'
-import { CloseCode, type Peer, type Role, type Room } from './room.js'
+import {
+  CloseCode,
+  type DEFAULT_AWARENESS_LIMITS,
+  type Peer,
+  type Role,
+  type Room,
+} from './room.js'
 import { RoomRegistry } from './rooms.js'
 import type { Relay } from './scale/relay.js'
 import { type RefusalCause, ServerMetrics } from './server-metrics.js'
+import { type SendBounds, SocketPeer, sendBoundsWithDefaults } from './socket-peer.js'
 import type { StaticSite } from './static-site.js'
 import { checkRoom, type DocumentStore } from './storage/document-store.js'
 
@@ -98,6 +105,16 @@ export interface TandemServerOptions {
   /** Per-connection rate limits (see `RateLimits` for the defaults); over one closes with 1008. */
   readonly rateLimits?: RateLimits
   /**
+   * How many bytes sent to a connection may wait unread (see `SendBounds`): past `pauseAt`
+   * (default 1 MiB) it is not read and replies wait, past `closeAt` (default 16 MiB) it is
+   * closed with 1008.
+   */
+  readonly sendBuffer?: SendBounds
+  /** Bounds on awareness states (see `DEFAULT_AWARENESS_LIMITS`); a state over one closes its sender. */
+  readonly awarenessLimits?: Partial<typeof DEFAULT_AWARENESS_LIMITS>
+  /** Read-only connections' awareness (carets, names) is neither applied nor shown (default false). */
+  readonly hideReadOnlyPresence?: boolean
+  /**
    * A web app to serve over plain HTTP (see `StaticSite`). With it, rooms move under
    * `ROOM_PATH` (`ws://host/ws/<room>`), every other path is the app's, and `GET /ws/` lists
    * the stored rooms as JSON (`{"rooms": [...]}`) unless an `authorize` hook is set.
@@ -128,8 +145,11 @@ export class TandemServer {
   private readonly pinger: NodeJS.Timeout
   private readonly limits: ConnectionLimits
   private readonly rateLimits: Required<RateLimits>
+  private readonly sendBounds: Required<SendBounds>
   /** Each connection's rate limiter. */
   private readonly limiters = new WeakMap<Peer, RateLimiter>()
+  /** Every open connection, for the pings. */
+  private readonly connections = new Set<SocketPeer>()
   /** What `/metrics` serves. */
   readonly metrics: ServerMetrics
   private closing = false
@@ -142,6 +162,7 @@ export class TandemServer {
       perAddress: options.maxConnectionsPerIp,
     })
     this.rateLimits = rateLimitsWithDefaults(options.rateLimits, maxMessageBytes)
+    this.sendBounds = sendBoundsWithDefaults(options.sendBuffer)
     this.metrics = new ServerMetrics({
       connections: () => this.sockets.clients.size,
       rooms: () => this.rooms.names.length,
@@ -150,6 +171,8 @@ export class TandemServer {
       idleUnloadMs: options.idleUnloadMs,
       compactAfterUpdates: options.compactAfterUpdates,
       relay: options.relay,
+      awarenessLimits: options.awarenessLimits,
+      hideReadOnlyPresence: options.hideReadOnlyPresence,
       events: {
         storageFailed: (room, error) => {
           this.logger.error({ room, err: error }, 'storage failed')
@@ -158,12 +181,40 @@ export class TandemServer {
         compacted: (room, size) => this.logger.debug({ room, ...size }, 'compacted'),
         stored: (_room, bytes, milliseconds) => this.metrics.stored(bytes, milliseconds),
         receivedUpdate: () => this.metrics.updatesReceived.inc(),
-        refusedWrite: (room, peer) => {
-          this.logger.info({ room }, 'refused an update from a read-only connection')
-          this.metrics.refusedWrites.inc()
-          const over = this.limiters.get(peer)?.refusedWrite()
+        readOnlyUpdate: (room, peer, refused) => {
+          if (refused) {
+            this.logger.info({ room }, 'refused an update from a read-only connection')
+            this.metrics.refusedWrites.inc()
+          }
+          const over = this.limiters.get(peer)?.readOnlyUpdate()
           if (over) this.closeForRate(peer, room, over)
         },
+        awarenessRefused: (room, _peer, reason) => {
+          this.logger.warn({ room, reason }, 'closed a connection for its awareness update')
+          this.metrics.awarenessRefusals.inc({ reason: 'invalid' })
+        },
+        awarenessClaimRefused: (room, peer, client) => {
+          this.logger.info(
+            { room, client, user: peer.user },
+            "refused a change to another connection's awareness state",
+          )
+          this.metrics.awarenessRefusals.inc({ reason: 'claimed' })
+          const over = this.limiters.get(peer)?.refusedAwarenessChange()
+          if (over) this.closeForRate(peer, room, over)
+        },
+        relayedClaimRefused: (room, client) => {
+          this.logger.warn(
+            { room, client },
+            "refused another instance's change to the awareness state of a connection here",
+          )
+          this.metrics.awarenessRefusals.inc({ reason: 'claimed_relayed' })
+        },
+        applyFailed: (room, error) => {
+          this.logger.error({ room, err: error }, 'a stored update could not be applied')
+          this.metrics.applyFailures.inc()
+        },
+        listenerFailed: (room, error) =>
+          this.logger.error({ room, err: error }, 'a listener failed after an update was stored'),
         sessionStorageFailed: (room, error) =>
           this.logger.warn({ room, err: error }, 'could not read or write a session'),
         relayFailed: (room, error) => this.logger.warn({ room, err: error }, 'relay failed'),
@@ -277,7 +328,7 @@ export class TandemServer {
     socket.once('close', admitted.release)
     if (socket.destroyed) return admitted.release()
     this.sockets.handleUpgrade(request, socket, head, (ws) => {
-      this.accept(ws, access.room, access.authorization).catch((error: unknown) => {
+      this.accept(ws, access.room, access.authorization, address).catch((error: unknown) => {
         this.logger.error({ room: access.room, err: error }, 'could not accept a connection')
         ws.terminate()
       })
@@ -318,12 +369,15 @@ export class TandemServer {
     ws: WebSocket,
     roomName: string,
     authorization: Authorization,
+    address: string,
   ): Promise<void> {
     // A socket error (an oversized or invalid frame) closes that connection; without a
     // listener it would end the process.
     ws.on('error', (error) => this.logger.warn({ room: roomName, err: error }, 'connection error'))
     this.metrics.connectionsOpened.inc()
-    const peer = socketPeer(ws, authorization, this.metrics)
+    const peer = this.socketPeer(ws, roomName, authorization, address)
+    this.connections.add(peer)
+    ws.once('close', () => this.connections.delete(peer))
     const limiter = new RateLimiter(this.rateLimits)
     this.limiters.set(peer, limiter)
     // Messages may arrive while the room loads: keep them, in order, until it has.
@@ -367,10 +421,6 @@ export class TandemServer {
       room.leave(peer)
       this.rooms.release(room)
     })
-    ws.on('pong', () => {
-      alive.add(ws)
-    })
-    alive.add(ws)
     for (const data of early.splice(0)) {
       if (ws.readyState !== ws.OPEN) break
       receive(data)
@@ -389,19 +439,26 @@ export class TandemServer {
   }
 
   private pingAll(): void {
-    for (const ws of this.sockets.clients) {
-      if (!alive.has(ws)) {
-        ws.terminate()
-        continue
-      }
-      alive.delete(ws)
-      ws.ping()
-    }
+    for (const peer of this.connections) peer.heartbeat()
+  }
+
+  /** `ws` as a room's peer, its sends and closes counted and logged. */
+  private socketPeer(
+    ws: WebSocket,
+    room: string,
+    { role, user }: Authorization,
+    address: string,
+  ): SocketPeer {
+    return new SocketPeer(ws, { role, user, address }, this.sendBounds, {
+      sent: (bytes) => this.metrics.bytesSent.inc({}, bytes),
+      closedUnread: (unsent) => {
+        this.logger.warn({ room, unsent }, 'closed a connection that does not read')
+        this.metrics.unreadCloses.inc()
+      },
+      replyFailed: (error) => this.logger.error({ room, err: error }, 'could not build a reply'),
+    })
   }
 }
-
-/** Sockets that answered the last ping (or joined since). */
-const alive = new WeakSet<WebSocket>()
 
 /** A refusal that is not about auth: a bad URL, a failure of the server. */
 class Refusal {
@@ -462,21 +519,3 @@ const roomOf = (request: IncomingMessage, prefix: string): string | null => {
     return null
   }
 }
-
-const socketPeer = (
-  ws: WebSocket,
-  { role, user }: Authorization,
-  metrics: ServerMetrics,
-): Peer => ({
-  role,
-  user,
-  awarenessClients: new Set(),
-  send(message) {
-    if (ws.readyState !== ws.OPEN) return
-    metrics.bytesSent.inc({}, message.length)
-    ws.send(message)
-  },
-  close(code, reason) {
-    ws.close(code, reason)
-  },
-})

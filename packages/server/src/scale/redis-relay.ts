@@ -251,7 +251,7 @@ export class RedisRelay implements Relay {
     if (decoded.instance === this.instance) return
     for (const listener of [...listeners]) {
       try {
-        listener.receive(decoded.kind, decoded.data)
+        listener.receive(decoded.kind, decoded.data, decoded.instance)
       } catch (error) {
         this.#logger.warn({ relay: this.description, channel, err: error }, 'relay message failed')
       }

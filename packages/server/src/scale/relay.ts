@@ -22,8 +22,10 @@ export type RelayKind = (typeof RelayKind)[keyof typeof RelayKind]
 
 /** What a room hears from its channel. */
 export interface RelayListener {
-  /** A message another instance published to the room (never one of this instance's own). */
-  receive(kind: RelayKind, data: Uint8Array): void
+  /**
+   * A message the instance `from` published to the room (never one of this instance's own).
+   */
+  receive(kind: RelayKind, data: Uint8Array, from: string): void
   /**
    * The relay was cut off and is listening again: messages published meanwhile may be lost,
    * and messages this instance published may not have arrived.

@@ -15,6 +15,7 @@ import { PostgresStore } from '../storage/postgres-store.js'
 import { SqliteStore } from '../storage/sqlite-store.js'
 import { type Logger, TandemServer } from '../tandem-server.js'
 import { openClient, type StockClient } from '../testing/clients.js'
+import { recordingPeer } from '../testing/recording-peer.js'
 import {
   dropSchema,
   POSTGRES_URL,
@@ -250,13 +251,9 @@ describe.skipIf(skip !== null)('stale awareness of a dead instance', () => {
       await RedisRelay.connect({ url: REDIS_URL, prefix }),
     ]
     const room = await Room.load('stale', store, { relay: here })
-    const sent: Uint8Array[] = []
-    room.join({
-      role: 'write',
-      awarenessClients: new Set(),
-      send: (message) => sent.push(message),
-      close() {},
-    })
+    const local = recordingPeer()
+    const sent = local.received
+    room.join(local)
     // A client of the other instance, as that instance publishes it.
     const remote = new awarenessProtocol.Awareness(new Y.Doc())
     remote.setLocalState({ user: { name: 'Grace' } })
