@@ -21,12 +21,13 @@ interface Parked {
 export class HeldStore implements DocumentStore {
   private holding = false
   private readonly parked: Parked[] = []
+  private everParked = 0
   private readonly watchers = new Set<() => void>()
 
   constructor(
     private readonly inner: DocumentStore,
-    /** Told whenever the number of parked appends changes. */
-    private readonly onChange: (parked: number) => void = () => {},
+    /** Told whenever the number of parked appends changes, with how many were ever parked. */
+    private readonly onChange: (parked: number, total: number) => void = () => {},
   ) {}
 
   /** Appends from now on wait until released. */
@@ -45,6 +46,11 @@ export class HeldStore implements DocumentStore {
   /** Appends waiting now. */
   get parkedCount(): number {
     return this.parked.length
+  }
+
+  /** Appends that ever waited. */
+  get parkedTotal(): number {
+    return this.everParked
   }
 
   /** The updates of the appends waiting now, oldest first. */
@@ -69,6 +75,7 @@ export class HeldStore implements DocumentStore {
     if (this.holding) {
       await new Promise<void>((go) => {
         this.parked.push({ room, update, go })
+        this.everParked++
         this.changed()
       })
     }
@@ -109,7 +116,7 @@ export class HeldStore implements DocumentStore {
   }
 
   private changed(): void {
-    this.onChange(this.parked.length)
+    this.onChange(this.parked.length, this.everParked)
     for (const watcher of [...this.watchers]) watcher()
   }
 }
