@@ -45,8 +45,8 @@ const client = (url: string, room: string, params?: Record<string, string>) => {
 /**
  * A read-only viewer on a raw WebSocket, so the test knows when the server has its request:
  * it asks for the document, then for everyone's awareness, and `asked` resolves with the
- * awareness answer (messages of one connection are handled in order). Whatever sync messages
- * it is sent go into `doc`.
+ * awareness answer (a server handles one connection's messages in order, and answers such a
+ * question even when nobody has a state). Whatever sync messages it is sent go into `doc`.
  */
 const rawViewer = (url: string) => {
   const ws = new WebSocket(url)

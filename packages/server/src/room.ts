@@ -274,7 +274,10 @@ export class Room {
         this.receiveAwareness(peer, decoding.readVarUint8Array(decoder))
         return
       case MessageType.queryAwareness:
-        peer.reply('awareness', () => this.awarenessReply())
+        // Asked, it is answered even when nobody is here (an update of no clients).
+        peer.reply('awareness', () =>
+          this.closed ? null : awarenessUpdateMessage(this.presence.encodeAll()),
+        )
         return
       case MessageType.session:
         this.answerSession(peer, decoding.readVarString(decoder))

@@ -7,9 +7,10 @@
  *   holds its sender back) and replies wait: each kind of reply is built once the connection
  *   is back under the bound, and a later one replaces one not yet built. A flood of requests
  *   costs one reply.
- * - Past `closeAt` unsent bytes, not counting the last reply (a whole document may be larger
- *   than any bound), the connection is closed with 1008: it has stopped reading, and what it
- *   would need is cheaper to send again when it reconnects.
+ * - Once its unsent bytes pass `closeAt`, not counting the last reply (a whole document may be
+ *   larger than any bound), the connection is closed with 1008: it has stopped reading, and
+ *   what it would need is cheaper to send again when it reconnects. So a connection holds at
+ *   most `closeAt`, one reply and one more message.
  */
 import type { WebSocket } from 'ws'
 import type { Peer, ReplyKind, Role } from './room.js'
@@ -36,6 +37,9 @@ export interface SocketPeerHooks {
 export const UNREAD_REASON = 'too much unsent: the connection does not read what it is sent'
 
 const MiB = 1024 * 1024
+
+/** How long a connection closed for not reading has to read its close frame. */
+const UNREAD_GRACE_MS = 5_000
 
 /** The longest close reason the WebSocket protocol carries, in UTF-8 bytes. */
 const MAX_REASON_BYTES = 123
@@ -98,11 +102,6 @@ export class SocketPeer implements Peer {
 
   send(message: Uint8Array): void {
     if (this.ws.readyState !== this.ws.OPEN) return
-    if (this.ws.bufferedAmount > this.bounds.closeAt + this.allowance) {
-      this.hooks.closedUnread(this.ws.bufferedAmount)
-      this.close(1008, UNREAD_REASON)
-      return
-    }
     this.write(message)
   }
 
@@ -139,7 +138,12 @@ export class SocketPeer implements Peer {
   private write(message: Uint8Array): void {
     this.hooks.sent(message.length)
     this.ws.send(message, this.written)
-    if (this.ws.bufferedAmount >= this.bounds.pauseAt && !this.ws.isPaused) this.ws.pause()
+    const unsent = this.ws.bufferedAmount
+    if (unsent > this.bounds.closeAt + this.allowance) {
+      this.closeUnread(unsent)
+    } else if (unsent >= this.bounds.pauseAt && !this.ws.isPaused) {
+      this.ws.pause()
+    }
   }
 
   /** Called as the socket takes each message: below the bound, read again and reply. */
@@ -149,6 +153,20 @@ export class SocketPeer implements Peer {
     this.allowance = 0
     this.sendWaiting()
     if (this.ws.isPaused && this.ws.bufferedAmount < this.bounds.pauseAt) this.ws.resume()
+  }
+
+  /**
+   * Closes a connection that does not read. Its close frame waits behind what it has not
+   * read, so a client that reads again soon learns why; one that does not is cut off after a
+   * few seconds rather than the 30 s a closing handshake may take, to free what it holds.
+   */
+  private closeUnread(unsent: number): void {
+    this.hooks.closedUnread(unsent)
+    this.close(1008, UNREAD_REASON)
+    const timer = setTimeout(() => {
+      if (this.ws.readyState !== this.ws.CLOSED) this.ws.terminate()
+    }, UNREAD_GRACE_MS)
+    timer.unref()
   }
 
   /** Builds and sends waiting replies while the connection is under the bound. */
