@@ -12,8 +12,9 @@
  *   else's change is refused and reported; stock clients also echo every state they receive,
  *   with the clock the room already has, and such echoes change nothing and are ignored.
  * - With other instances, a client id seen first from another instance belongs to that
- *   instance; this instance's connections cannot change it, and that instance cannot change
- *   the states of this instance's connections.
+ *   instance until its state is removed or times out: neither this instance's connections nor
+ *   a third instance may change it, and no instance may change the states of this instance's
+ *   connections. (A client whose instance died shows again once its old state times out.)
  */
 import * as awarenessProtocol from 'y-protocols/awareness'
 import type * as Y from 'yjs'
@@ -44,7 +45,7 @@ export interface AwarenessHandlers {
   showed(peer: Peer, states: readonly ShownState[]): void
   /** `peer` tried to change a state that belongs to another connection; it was refused. */
   refused(peer: Peer, client: number): void
-  /** Another instance tried to change a state that belongs to a connection here. */
+  /** Another instance tried to change a state that belongs to a connection here or elsewhere. */
   refusedRelayed(client: number): void
 }
 
@@ -161,8 +162,9 @@ export class RoomAwareness {
   }
 
   /**
-   * Applies an awareness update another instance published, less its changes to states of
-   * this instance's connections. An update that does not decode is ignored.
+   * Applies an awareness update the instance `instance` published, less its changes to states
+   * that belong to a connection here or to another instance. An update that does not decode
+   * is ignored.
    */
   receiveRelayed(instance: string, update: Uint8Array, origin: unknown): void {
     let entries: AwarenessEntry[]
@@ -175,11 +177,10 @@ export class RoomAwareness {
     for (const entry of entries) {
       if (!this.changes(entry)) continue
       const owner = this.owners.get(entry.client)
-      if (owner !== undefined && !('instance' in owner)) {
+      if (owner !== undefined && !('instance' in owner && owner.instance === instance)) {
         if (entry.state !== null) this.handlers.refusedRelayed(entry.client)
         continue
       }
-      // A client that moved to another instance (its first one died) moves with it.
       if (entry.state !== null) {
         this.owners.set(entry.client, { instance })
         this.stateBytes.set(entry.client, entry.bytes)

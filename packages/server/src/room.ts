@@ -115,7 +115,7 @@ export interface RoomEvents {
   awarenessRefused?(room: string, peer: Peer, reason: string): void
   /** `peer` tried to change the awareness state of a client another connection speaks for. */
   awarenessClaimRefused?(room: string, peer: Peer, client: number): void
-  /** Another instance tried to change the state of a client a connection here speaks for. */
+  /** Another instance tried to change the state of a client that belongs to someone else. */
   relayedClaimRefused?(room: string, client: number): void
   /** A stored update that Yjs could not apply (from a client, or read back from the store). */
   applyFailed?(room: string, error: unknown): void

@@ -15,6 +15,7 @@ import { PostgresStore } from '../storage/postgres-store.js'
 import { SqliteStore } from '../storage/sqlite-store.js'
 import { type Logger, TandemServer } from '../tandem-server.js'
 import { openClient, type StockClient } from '../testing/clients.js'
+import { awarenessOf, rawConnection } from '../testing/raw-connection.js'
 import { recordingPeer } from '../testing/recording-peer.js'
 import {
   dropSchema,
@@ -163,6 +164,50 @@ describe.skipIf(skip !== null)('scale-out over Redis and PostgreSQL', () => {
       () => expect(onB.provider.awareness.getStates().has(onA.doc.clientID)).toBe(false),
       WAIT,
     )
+  })
+
+  it("keeps a client's awareness state with the instance of its connection: nobody elsewhere may change it", async () => {
+    const [a, b] = [await instance(), await instance()]
+    const onA = client(a.url, 'owned')
+    const onB = client(b.url, 'owned')
+    await Promise.all([onA.synced(), onB.synced()])
+    onA.provider.awareness.setLocalStateField('user', { name: 'Ada' })
+    const id = onA.doc.clientID
+    await vi.waitFor(
+      () => expect(onB.provider.awareness.getStates().get(id)).toEqual({ user: { name: 'Ada' } }),
+      WAIT,
+    )
+    // A connection on B sets a state for Ada's client: B refuses it.
+    const forger = await rawConnection(`${b.url}/owned`)
+    forger.send(awarenessOf(id, 1_000, JSON.stringify({ user: { name: 'Mallory' } })))
+    // Another instance (or anything on the channel) publishes one: A refuses it for its client.
+    const rogue = await relay()
+    const forged = new awarenessProtocol.Awareness(new Y.Doc())
+    forged.clientID = id
+    forged.meta.set(id, { clock: 2_000, lastUpdated: Date.now() })
+    forged.states.set(id, { user: { name: 'Mallory' } })
+    rogue.publish(
+      'owned',
+      RelayKind.awareness,
+      awarenessProtocol.encodeAwarenessUpdate(forged, [id]),
+    )
+    forged.destroy()
+    await vi.waitFor(() => {
+      // Refused on B without counting against the connection: the state is another instance's.
+      expect(b.server.metrics.awarenessRefusals.value({ reason: 'claimed' })).toBe(0)
+      expect(a.server.metrics.awarenessRefusals.value({ reason: 'claimed_relayed' })).toBe(1)
+      expect(b.server.metrics.awarenessRefusals.value({ reason: 'claimed_relayed' })).toBe(1)
+    }, WAIT)
+    // A marker update from Ada travels after both: by then every instance had its chance.
+    onA.provider.awareness.setLocalStateField('user', { name: 'Ada L.' })
+    for (const c of [onA, onB]) {
+      await vi.waitFor(
+        () =>
+          expect(c.provider.awareness.getStates().get(id)).toEqual({ user: { name: 'Ada L.' } }),
+        WAIT,
+      )
+    }
+    forger.ws.terminate()
   })
 
   it('gives a room loaded on B the edits made on A', async () => {
