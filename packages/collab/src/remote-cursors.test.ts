@@ -3,6 +3,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest'
 import * as awarenessProtocol from 'y-protocols/awareness'
 import * as Y from 'yjs'
 import { Random, seeds } from '../../../testing/random.js'
+import { MAX_REMOTE_SELECTIONS } from './awareness-fields.js'
 import { CollabNetwork, type TestPeer } from './testing/collab-network.js'
 
 /** The selections `peer` has locally, in the order it publishes them (primary last). */
@@ -265,5 +266,33 @@ describe('awareness fields', () => {
     expect(resolve(state.cursor.head)).toBe(1)
     expect(resolve(state.cursor.anchor)).toBe(6)
     expect(state.user).toEqual({ name: 'user 0', color: '#d33' })
+  })
+
+  it('publishes at most as many selections as a peer shows, those around the primary one', () => {
+    network = new CollabNetwork(1, new Random(9), { text: 'x\n'.repeat(12_000) })
+    const [a] = network.peers as [TestPeer]
+    a.editor.setSelectedBufferRanges(
+      Array.from({ length: 12_000 }, (_, row) => [
+        [row, 0],
+        [row, 0],
+      ]),
+    )
+    // The primary selection is the last added: put one in the middle.
+    a.editor.addCursorAtBufferPosition([6_000, 1])
+    a.binding.flush()
+    const state = JSON.parse(JSON.stringify(a.awareness.getLocalState()))
+    expect(state.selections).toHaveLength(MAX_REMOTE_SELECTIONS)
+    expect(state.selections.at(-1)).toEqual(state.cursor)
+    const rows = state.selections.map(
+      (selection: { head: unknown }) =>
+        Y.createAbsolutePositionFromRelativePosition(
+          Y.createRelativePositionFromJSON(selection.head),
+          a.doc,
+        )!.index / 2,
+    )
+    // The rows around the primary one, on both sides of it.
+    expect(Math.min(...rows)).toBeGreaterThan(500)
+    expect(Math.max(...rows)).toBeLessThan(11_500)
+    expect(JSON.stringify(state).length).toBeLessThan(4 * 1024 * 1024)
   })
 })

@@ -8,7 +8,11 @@ import type { TextBuffer } from '@tandem/buffer'
 import type { Selection, TextEditor } from '@tandem/editor'
 import { CompositeDisposable } from '@tandem/text'
 import type { Awareness } from 'y-protocols/awareness'
-import type { AwarenessSelection, CollabUser } from './awareness-fields.js'
+import {
+  type AwarenessSelection,
+  type CollabUser,
+  MAX_REMOTE_SELECTIONS,
+} from './awareness-fields.js'
 import { relativePositionToJSON } from './relative-json.js'
 
 /** The awareness fields a publisher writes. */
@@ -61,6 +65,25 @@ export interface SelectionPublisherOptions extends PublishTiming {
 const FRAME_MS = 16
 
 /**
+ * `count` of `selections` (in buffer order, more than `count` besides `primary`) other than
+ * `primary`: those nearest it.
+ * Peers show no more than `MAX_REMOTE_SELECTIONS` of one peer, and servers bound the size of a
+ * state, so with tens of thousands of cursors the ones around the primary are published.
+ */
+const nearest = (
+  selections: readonly Selection[],
+  primary: Selection,
+  count: number,
+): Selection[] => {
+  const at = selections.indexOf(primary)
+  const others = selections.length - 1
+  const start = Math.min(Math.max(0, at - Math.floor(count / 2)), others - count)
+  const before = selections.slice(start, at)
+  const after = selections.slice(at + 1, at + 1 + (count - before.length))
+  return [...before, ...after]
+}
+
+/**
  * Keeps the awareness `user`, `cursor` and `selections` fields in step with an editor.
  *
  * @example const publisher = new SelectionPublisher(editor, awareness, { name: 'Ada', color: '#d33' })
@@ -106,15 +129,22 @@ export class SelectionPublisher {
   flush(): void {
     this.cancelScheduled()
     if (this.disposed || this.holding) return
-    const selections = this.editor.getSelections()
     const last = this.editor.getLastSelection()
     const buffer = this.editor.getBuffer()
-    const published = selections
-      .filter((s) => s !== last)
-      .map((selection) => awarenessSelection(selection, buffer))
+    const published = this.othersToPublish(last).map((selection) =>
+      awarenessSelection(selection, buffer),
+    )
     const primary = awarenessSelection(last, buffer)
     published.push(primary)
     this.send({ cursor: primary, selections: published })
+  }
+
+  /** The selections other than `primary` to publish, in the editor's order while they fit. */
+  private othersToPublish(primary: Selection): Selection[] {
+    const all = this.editor.getSelections()
+    const count = MAX_REMOTE_SELECTIONS - 1
+    if (all.length - 1 <= count) return all.filter((selection) => selection !== primary)
+    return nearest(this.editor.getSelectionsOrderedByBufferPosition(), primary, count)
   }
 
   /**
