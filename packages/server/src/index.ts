@@ -25,11 +25,13 @@ export {
   CloseCode,
   MAX_AWARENESS_CLIENTS_PER_CONNECTION,
   type Peer,
+  type ReplyKind,
   type Role,
   Room,
   type RoomEvents,
   type RoomOptions,
 } from './room.js'
+export { type AwarenessStateLimits, DEFAULT_AWARENESS_LIMITS } from './room-awareness.js'
 export { RoomRegistry, type RoomRegistryOptions } from './rooms.js'
 export { RedisRelay, type RedisRelayOptions } from './scale/redis-relay.js'
 export {
@@ -38,7 +40,8 @@ export {
   type RelayListener,
   type RelaySubscription,
 } from './scale/relay.js'
-export { type RefusalCause, ServerMetrics } from './server-metrics.js'
+export { type AwarenessRefusalCause, type RefusalCause, ServerMetrics } from './server-metrics.js'
+export { type SendBounds, UNREAD_REASON } from './socket-peer.js'
 export { StaticSite } from './static-site.js'
 export {
   checkRoom,

@@ -27,10 +27,43 @@ import {
 } from './awareness-update.js'
 import type { Peer } from './room.js'
 
-/** The bounds and rules of a room's awareness. */
-export interface AwarenessOptions extends AwarenessLimits {
-  /** Most bytes of states one connection may hold at once, summed over its clients. */
+/** Bounds on the awareness states a room applies; a state over one closes its sender. */
+export interface AwarenessStateLimits {
+  /** Most bytes of one state's JSON text (default 4 MiB: 10,000 selections and a name fit). */
+  readonly maxStateBytes: number
+  /** Most bytes of the states one connection sets, summed (default 8 MiB). */
   readonly maxBytesPerConnection: number
+  /** Deepest nesting of arrays and objects in one state (default 32; a caret is 5 deep). */
+  readonly maxDepth: number
+}
+
+/** The bounds on awareness states unless told otherwise. */
+export const DEFAULT_AWARENESS_LIMITS: AwarenessStateLimits = {
+  maxStateBytes: 4 * 1024 * 1024,
+  maxBytesPerConnection: 8 * 1024 * 1024,
+  maxDepth: 32,
+}
+
+/**
+ * `limits` with the defaults filled in; throws a `RangeError` naming a value that is not a
+ * positive number.
+ *
+ * @example awarenessLimitsWithDefaults({ maxDepth: 16 }).maxStateBytes // => 4 MiB
+ */
+export const awarenessLimitsWithDefaults = (
+  limits: Partial<AwarenessStateLimits> = {},
+): AwarenessStateLimits => {
+  const filled = { ...DEFAULT_AWARENESS_LIMITS, ...limits }
+  for (const [name, value] of Object.entries(filled)) {
+    if (typeof value !== 'number' || !(value > 0)) {
+      throw new RangeError(`awarenessLimits.${name} must be a positive number, got ${value}`)
+    }
+  }
+  return filled
+}
+
+/** The bounds and rules of a room's awareness. */
+export interface AwarenessOptions extends AwarenessLimits, AwarenessStateLimits {
   /** Read-only connections' states are neither applied nor shown to anyone. */
   readonly hideReadOnly: boolean
 }

@@ -26,7 +26,13 @@ import {
   syncStep2Message,
   updateMessage,
 } from './protocol.js'
-import { type AwarenessOptions, RoomAwareness, type ShownState } from './room-awareness.js'
+import {
+  type AwarenessOptions,
+  type AwarenessStateLimits,
+  awarenessLimitsWithDefaults,
+  RoomAwareness,
+  type ShownState,
+} from './room-awareness.js'
 import { type Relay, RelayKind, type RelayListener, type RelaySubscription } from './scale/relay.js'
 import { claimedUser, RoomSessions, sessionFromState, usableUser } from './sessions.js'
 import type { DocumentStore, LogSize, StoredDocument } from './storage/document-store.js'
@@ -73,14 +79,6 @@ export const CloseCode = {
  * relay through it. More would let one connection fill the room's memory and every peer's.
  */
 export const MAX_AWARENESS_CLIENTS_PER_CONNECTION = 64
-
-/** The bounds on awareness states a room applies unless told otherwise. */
-export const DEFAULT_AWARENESS_LIMITS = {
-  /** Room for 10,000 selections (as many as a Tandem editor reads of one peer) and a name. */
-  maxStateBytes: 4 * 1024 * 1024,
-  maxBytesPerConnection: 8 * 1024 * 1024,
-  maxDepth: 32,
-} as const
 
 /**
  * How long a freshly loaded room waits before compacting a long log: compacting reads and
@@ -132,7 +130,7 @@ export interface RoomOptions {
   /** Shares the room with other server instances over a shared store. */
   readonly relay?: Relay
   /** Bounds on awareness states (see `DEFAULT_AWARENESS_LIMITS`). */
-  readonly awarenessLimits?: Partial<typeof DEFAULT_AWARENESS_LIMITS>
+  readonly awarenessLimits?: Partial<AwarenessStateLimits>
   /** Read-only connections' awareness is neither applied nor shown (default false). */
   readonly hideReadOnlyPresence?: boolean
 }
@@ -188,9 +186,8 @@ export class Room {
       measured: (bytes, milliseconds) => events.stored?.(name, bytes, milliseconds),
       handlerFailed: (error) => events.listenerFailed?.(name, error),
     })
-    const limits = { ...DEFAULT_AWARENESS_LIMITS, ...options.awarenessLimits }
     const awarenessOptions: AwarenessOptions = {
-      ...limits,
+      ...awarenessLimitsWithDefaults(options.awarenessLimits),
       maxClients: MAX_AWARENESS_CLIENTS_PER_CONNECTION,
       hideReadOnly: options.hideReadOnlyPresence ?? false,
     }

@@ -16,13 +16,8 @@ import {
   type RateLimits,
   rateLimitsWithDefaults,
 } from './rate-limit.js'
-import {
-  CloseCode,
-  type DEFAULT_AWARENESS_LIMITS,
-  type Peer,
-  type Role,
-  type Room,
-} from './room.js'
+import { CloseCode, type Peer, type Role, type Room } from './room.js'
+import { type AwarenessStateLimits, awarenessLimitsWithDefaults } from './room-awareness.js'
 import { RoomRegistry } from './rooms.js'
 import type { Relay } from './scale/relay.js'
 import { type RefusalCause, ServerMetrics } from './server-metrics.js'
@@ -111,7 +106,7 @@ export interface TandemServerOptions {
    */
   readonly sendBuffer?: SendBounds
   /** Bounds on awareness states (see `DEFAULT_AWARENESS_LIMITS`); a state over one closes its sender. */
-  readonly awarenessLimits?: Partial<typeof DEFAULT_AWARENESS_LIMITS>
+  readonly awarenessLimits?: Partial<AwarenessStateLimits>
   /** Read-only connections' awareness (carets, names) is neither applied nor shown (default false). */
   readonly hideReadOnlyPresence?: boolean
   /**
@@ -171,7 +166,7 @@ export class TandemServer {
       idleUnloadMs: options.idleUnloadMs,
       compactAfterUpdates: options.compactAfterUpdates,
       relay: options.relay,
-      awarenessLimits: options.awarenessLimits,
+      awarenessLimits: awarenessLimitsWithDefaults(options.awarenessLimits),
       hideReadOnlyPresence: options.hideReadOnlyPresence,
       events: {
         storageFailed: (room, error) => {
