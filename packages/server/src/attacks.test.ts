@@ -37,14 +37,6 @@ const bigDocument = (bytes: number): Uint8Array => {
   return Y.encodeStateAsUpdate(doc)
 }
 
-const closesOf = (c: ReturnType<typeof servers.client>) => {
-  const closes: number[] = []
-  c.provider.on('connection-close', (event: { code: number } | null) =>
-    closes.push(event?.code ?? 0),
-  )
-  return closes
-}
-
 describe('a client that never reads', () => {
   it('gets one answer for 200 requests for a 2 MB document, and the server goes on', async () => {
     const { url, server } = await servers.start()
@@ -79,7 +71,7 @@ describe('a client that never reads', () => {
     const sleeper = await rawConnection(`${url}/busy`, { reading: false })
     const [a, b] = [servers.client(url, 'busy'), servers.client(url, 'busy')]
     await Promise.all([a.synced(), b.synced()])
-    const closes = closesOf(b)
+    const closes = b.closes
     // Pastes of 256 kB: the sleeper's unread bytes grow past what its sockets take, until it
     // is closed.
     for (let i = 0; i < 40; i++) {
@@ -113,7 +105,7 @@ describe('awareness states that would break a room', () => {
     // A newcomer joins and syncs, and gets the host's state, not the attacker's.
     host.provider.awareness.setLocalStateField('user', { name: 'Host' })
     const newcomer = servers.client(url, 'deep')
-    const closes = closesOf(newcomer)
+    const closes = newcomer.closes
     await newcomer.synced()
     await vi.waitFor(
       () =>
@@ -218,7 +210,7 @@ describe("other people's awareness states", () => {
     const writer = servers.client(url, 'quiet', { user: 'ada' })
     const reader = servers.client(url, 'quiet', { user: 'vi', role: 'read' })
     await Promise.all([writer.synced(), reader.synced()])
-    const readerCloses = closesOf(reader)
+    const readerCloses = reader.closes
     writer.provider.awareness.setLocalStateField('user', { name: 'Ada' })
     reader.provider.awareness.setLocalStateField('user', { name: 'Vi' })
     await vi.waitFor(

@@ -59,15 +59,6 @@ const closeOf = (ws: WebSocket) =>
     ws.once('close', (code, reason) => resolve({ code, reason: reason.toString() })),
   )
 
-/** Counts a stock client's disconnections. */
-const closesOf = (c: StockClient) => {
-  const closes: number[] = []
-  c.provider.on('connection-close', (event: { code: number } | null) =>
-    closes.push(event?.code ?? 0),
-  )
-  return closes
-}
-
 /** A sync update message that inserts `text` (a new update every call). */
 const updateMessages = (count: number): Uint8Array[] => {
   const doc = new Y.Doc()
@@ -229,7 +220,7 @@ describe('rate limits', () => {
   it('never trips a stock client typing quickly with its cursor, nor a 1 MB paste, with the defaults', async () => {
     const { url, server } = await start()
     const [typist, reader] = [client(url, 'typing'), client(url, 'typing')]
-    const closes = [closesOf(typist), closesOf(reader)]
+    const closes = [typist.closes, reader.closes]
     await Promise.all([typist.synced(), reader.synced()])
     // 300 keystrokes at about 100 a second (several times a fast typist), each moving the
     // caret in awareness as editor bindings do: two messages per keystroke.

@@ -14,6 +14,8 @@ export interface StockClient {
   readonly provider: WebsocketProvider
   /** Reasons of permission-denied messages received. */
   readonly denied: string[]
+  /** Close codes of every connection it lost (0 when there was none). */
+  readonly closes: number[]
   /** Resolves once the provider has synced. */
   synced(): Promise<void>
   destroy(): void
@@ -38,6 +40,10 @@ export const openClient = (
     maxBackoffTime: 200,
   })
   const denied: string[] = []
+  const closes: number[] = []
+  provider.on('connection-close', (event: { code: number } | null) => {
+    closes.push(event?.code ?? 0)
+  })
   // y-websocket only logs permission-denied messages; record them instead.
   provider.messageHandlers[messageAuth] = (_encoder, decoder) => {
     authProtocol.readAuthMessage(decoder, doc, (_doc, reason) => denied.push(reason))
@@ -47,6 +53,7 @@ export const openClient = (
     text: doc.getText('text'),
     provider,
     denied,
+    closes,
     synced: () =>
       provider.synced
         ? Promise.resolve()
