@@ -6,9 +6,10 @@
  *
  * @module @tandem/server
  */
-export { tokenAuthorizer } from './auth/token-authorizer.js'
+export { type TokenAuthOptions, tokenAuthorizer } from './auth/token-authorizer.js'
 export {
   checkSecret,
+  MAX_TOKEN_LIFETIME_SECONDS,
   MIN_SECRET_BYTES,
   roomMatches,
   signToken,

@@ -3,7 +3,13 @@
  */
 import type { IncomingMessage } from 'node:http'
 import { type Authorize, AuthRefusal } from '../tandem-server.js'
-import { checkSecret, roomMatches, TokenError, verifyToken } from './tokens.js'
+import { checkMaxLifetime, checkSecret, roomMatches, TokenError, verifyToken } from './tokens.js'
+
+/** Options of `tokenAuthorizer`. */
+export interface TokenAuthOptions {
+  /** The longest token lifetime accepted, in seconds (default 30 days; see `verifyToken`). */
+  readonly maxLifetimeSeconds?: number
+}
 
 /** The refusal reason when a request carries no token. */
 export const NO_TOKEN_REASON = 'a token is needed: pass it as the query parameter "token"'
@@ -23,18 +29,24 @@ const tokenOf = (request: IncomingMessage): string | null => {
  * malformed, badly signed, expired or not yet valid, and with 403 when the token's room
  * pattern does not match the room; otherwise the connection gets the token's role, and its
  * `sub` as the user. A token is checked when a connection opens; a connection stays open
- * after its token expires. Throws a `RangeError` at once for a secret shorter than 32 bytes.
+ * after its token expires. Throws a `RangeError` at once for a secret shorter than 32 bytes
+ * or an unusable `maxLifetimeSeconds`.
  *
  * @example new TandemServer({ store, authorize: tokenAuthorizer(process.env.TANDEM_AUTH_SECRET!) })
  */
-export const tokenAuthorizer = (secret: string | Uint8Array): Authorize => {
+export const tokenAuthorizer = (
+  secret: string | Uint8Array,
+  options: TokenAuthOptions = {},
+): Authorize => {
   checkSecret(secret)
+  const { maxLifetimeSeconds } = options
+  if (maxLifetimeSeconds !== undefined) checkMaxLifetime(maxLifetimeSeconds)
   return (request, room) => {
     const token = tokenOf(request)
     if (token === null) throw new AuthRefusal(401, NO_TOKEN_REASON)
     let claims: ReturnType<typeof verifyToken>
     try {
-      claims = verifyToken(token, secret)
+      claims = verifyToken(token, secret, { maxLifetimeSeconds })
     } catch (error) {
       if (error instanceof TokenError) throw new AuthRefusal(401, `invalid token: ${error.message}`)
       throw error
