@@ -19,7 +19,7 @@
  */
 import { join } from 'node:path'
 import pino from 'pino'
-import { tokenAuthorizer } from './auth/token-authorizer.js'
+import { tokenAuth } from './auth/token-authorizer.js'
 import { TOKEN_USAGE, tokenCommand, UsageError } from './auth/token-command.js'
 import { BACKUP_USAGE, backupDatabase, DATABASE_FILE, parseBackupArgs } from './backup-command.js'
 import { parseServerArgs, SERVER_USAGE, type ServerOptions } from './cli-options.js'
@@ -98,9 +98,9 @@ const main = async () => {
       throw error
     }
   }
-  const authorize =
-    options.authSecret === undefined ? {} : { authorize: tokenAuthorizer(options.authSecret) }
-  const server = new TandemServer({ store, relay, logger, site, ...authorize, ...options.limits })
+  // Both hooks: tokens are checked when a connection opens and when a fresh one is handed over.
+  const auth = options.authSecret === undefined ? {} : tokenAuth(options.authSecret)
+  const server = new TandemServer({ store, relay, logger, site, ...auth, ...options.limits })
   let stopping = false
   const stop = async (signal: string) => {
     if (stopping) return

@@ -6,7 +6,12 @@
  *
  * @module @tandem/server
  */
-export { type TokenAuthOptions, tokenAuthorizer } from './auth/token-authorizer.js'
+export {
+  type TokenAuth,
+  type TokenAuthOptions,
+  tokenAuth,
+  tokenAuthorizer,
+} from './auth/token-authorizer.js'
 export {
   checkSecret,
   MAX_TOKEN_LIFETIME_SECONDS,
@@ -19,6 +24,7 @@ export {
   type VerifyOptions,
   verifyToken,
 } from './auth/tokens.js'
+export { AuthCloseCode, TOKEN_EXPIRED_REASON } from './connection-access.js'
 export type { Counter, Histogram, Labels, Metric } from './metrics.js'
 export { MessageType } from './protocol.js'
 export { RATE_LIMIT_REASON, type RateLimitKind, type RateLimits } from './rate-limit.js'
@@ -54,6 +60,7 @@ export { SqliteStore } from './storage/sqlite-store.js'
 export {
   type Authorization,
   type Authorize,
+  type AuthorizeToken,
   AuthRefusal,
   type Logger,
   ROOM_PATH,

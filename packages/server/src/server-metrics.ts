@@ -90,6 +90,17 @@ export class ServerMetrics {
     'Connections closed (1008) for going over a rate limit, by limit.',
     KINDS.map((limit) => ({ limit })),
   )
+  /** Connections closed (4401) because their token expired. */
+  readonly tokenExpiredCloses = new Counter(
+    'tandem_token_expired_closes_total',
+    'Connections closed (4401) because their token expired.',
+  )
+  /** Fresh tokens handed over on open connections, by outcome. */
+  readonly tokenRenewals = new Counter(
+    'tandem_token_renewals_total',
+    'Fresh tokens handed over on open connections, by outcome (refused ones close the connection).',
+    [{ outcome: 'accepted' }, { outcome: 'refused' }],
+  )
   /** Connections closed for a message that does not decode. */
   readonly malformedCloses = new Counter(
     'tandem_malformed_closes_total',
@@ -125,6 +136,8 @@ export class ServerMetrics {
       this.refusedWrites,
       this.rateLimitCloses,
       this.malformedCloses,
+      this.tokenExpiredCloses,
+      this.tokenRenewals,
       new Gauge('process_resident_memory_bytes', 'Resident memory of the process, in bytes.', () =>
         process.memoryUsage.rss(),
       ),

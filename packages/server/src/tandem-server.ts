@@ -6,9 +6,17 @@ import { once } from 'node:events'
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import type { Duplex } from 'node:stream'
+import * as decoding from 'lib0/decoding'
 import { type WebSocket, WebSocketServer } from 'ws'
+import {
+  AuthCloseCode,
+  ConnectionAccess,
+  checkAccess,
+  TOKEN_EXPIRED_REASON,
+} from './connection-access.js'
 import { ConnectionLimits, clientAddress, type LimitRefusal } from './connection-limits.js'
 import { METRICS_CONTENT_TYPE } from './metrics.js'
+import { MessageType } from './protocol.js'
 import {
   RATE_LIMIT_REASON,
   RateLimiter,
@@ -23,12 +31,19 @@ import { type RefusalCause, ServerMetrics } from './server-metrics.js'
 import type { StaticSite } from './static-site.js'
 import { checkRoom, type DocumentStore } from './storage/document-store.js'
 
-/** What a connection may do, and who it is. */
+/** What a connection may do, who it is, and until when. */
 export interface Authorization {
   /** `write` may change the document, `read` only follows it. */
   readonly role: Role
   /** The user's id, for sessions and logs. */
   readonly user?: string
+  /**
+   * When the access ends, in milliseconds since the epoch (a token's `exp` times 1000): the
+   * server then closes the connection with 4401 `token expired`, unless its client handed over
+   * a fresh token first (see `authorizeToken`). Without it, access lasts as long as the
+   * connection.
+   */
+  readonly expiresAt?: number
 }
 
 /** Thrown by an `authorize` hook to refuse a connection with an HTTP status and a reason. */
@@ -55,6 +70,13 @@ export type Authorize = (
   room: string,
 ) => Authorization | Promise<Authorization>
 
+/**
+ * Decides what a token handed over on an open connection of `room` allows (a message of type
+ * `MessageType.token`): returns its authorization, or throws an `AuthRefusal` (the connection
+ * is then closed with 4000 plus its status, 4401 or 4403, and its reason).
+ */
+export type AuthorizeToken = (token: string, room: string) => Authorization | Promise<Authorization>
+
 /** Something that logs, as pino does. */
 export interface Logger {
   /** Logs something worth knowing in normal operation. */
@@ -73,6 +95,13 @@ export interface TandemServerOptions {
   readonly store: DocumentStore
   /** Decides who may connect and with which role; without it everyone may write. */
   readonly authorize?: Authorize
+  /**
+   * Checks a fresh token a client hands over on its open connection (see `tokenAuth`, which
+   * gives this hook and `authorize` together). The fresh token must be for the connection's
+   * user; its role and expiry replace the connection's. Without this hook such messages are
+   * ignored, and a connection keeps the access it opened with.
+   */
+  readonly authorizeToken?: AuthorizeToken
   /** Largest message accepted, in bytes (default 32 MiB); a larger one closes its connection. */
   readonly maxMessageBytes?: number
   /** How long an empty room stays in memory (default 30 s). */
@@ -303,9 +332,9 @@ export class TandemServer {
     const tooMany = this.limits.checkAddress(address)
     if (tooMany) return { refusal: tooMany }
     try {
-      const authorization = this.options.authorize
-        ? await this.options.authorize(request, room)
-        : { role: 'write' as const }
+      const authorization: Authorization = this.options.authorize
+        ? checkAccess(await this.options.authorize(request, room))
+        : { role: 'write' }
       return { room, authorization }
     } catch (error) {
       if (error instanceof AuthRefusal) return { refusal: error }
@@ -323,7 +352,13 @@ export class TandemServer {
     // listener it would end the process.
     ws.on('error', (error) => this.logger.warn({ room: roomName, err: error }, 'connection error'))
     this.metrics.connectionsOpened.inc()
-    const peer = socketPeer(ws, authorization, this.metrics)
+    const access = new ConnectionAccess(authorization, () => {
+      this.logger.info({ room: roomName, user: access.user }, 'closed a connection: token expired')
+      this.metrics.tokenExpiredCloses.inc()
+      ws.close(AuthCloseCode.unauthorized, TOKEN_EXPIRED_REASON)
+    })
+    ws.once('close', () => access.dispose())
+    const peer = socketPeer(ws, access, this.metrics)
     const limiter = new RateLimiter(this.rateLimits)
     this.limiters.set(peer, limiter)
     // Messages may arrive while the room loads: keep them, in order, until it has.
@@ -331,12 +366,34 @@ export class TandemServer {
     let deliver = (data: Uint8Array) => {
       early.push(data)
     }
+    // Messages that arrive while a handed-over token is checked wait for its verdict, so that
+    // each is judged under the access its client meant.
+    let waiting: Uint8Array[] | null = null
+    const take = (data: Uint8Array): void => {
+      if (waiting !== null) {
+        waiting.push(data)
+        return
+      }
+      if (messageTypeOf(data) !== MessageType.token || !this.options.authorizeToken) {
+        deliver(data)
+        return
+      }
+      waiting = []
+      void this.takeToken(ws, access, roomName, data).then(() => {
+        const held = waiting ?? []
+        waiting = null
+        for (const data of held) {
+          if (ws.readyState !== ws.OPEN) break
+          take(data)
+        }
+      })
+    }
     ws.on('message', (data: Buffer) => {
       if (ws.readyState !== ws.OPEN) return
       this.metrics.bytesReceived.inc({}, data.length)
       const over = limiter.message(data.length)
       if (over) return this.closeForRate(peer, roomName, over)
-      deliver(new Uint8Array(data))
+      take(new Uint8Array(data))
     })
     let room: Room
     try {
@@ -381,6 +438,50 @@ export class TandemServer {
     )
   }
 
+  /**
+   * Checks the token of a `MessageType.token` message from `ws` and, when it is good and for
+   * the same user, makes its role and expiry the connection's; otherwise closes the connection
+   * with 4401 or 4403 and the reason. Never rejects.
+   */
+  private async takeToken(
+    ws: WebSocket,
+    access: ConnectionAccess,
+    room: string,
+    data: Uint8Array,
+  ): Promise<void> {
+    const refuse = (code: number, reason: string) => {
+      this.logger.warn({ room, user: access.user, reason }, 'refused a token handed over')
+      this.metrics.tokenRenewals.inc({ outcome: 'refused' })
+      ws.close(code, reason)
+    }
+    let token: string
+    try {
+      const decoder = decoding.createDecoder(data)
+      decoding.readVarUint(decoder)
+      token = decoding.readVarString(decoder)
+    } catch (error) {
+      this.logger.warn({ room, err: error }, 'malformed message')
+      this.metrics.malformedCloses.inc()
+      return ws.close(CloseCode.malformed, 'malformed message')
+    }
+    let fresh: Authorization
+    try {
+      fresh = checkAccess(await this.options.authorizeToken!(token, room))
+    } catch (error) {
+      if (error instanceof AuthRefusal) return refuse(4000 + error.status, error.reason)
+      this.logger.error({ room, err: error }, 'authorizeToken failed')
+      return ws.close(INTERNAL_ERROR, 'could not check the token')
+    }
+    if (ws.readyState !== ws.OPEN) return
+    const refused = access.renew(fresh)
+    if (refused !== null) return refuse(AuthCloseCode.forbidden, refused)
+    this.metrics.tokenRenewals.inc({ outcome: 'accepted' })
+    this.logger.debug(
+      { room, user: access.user, role: access.role, expiresAt: access.expiresAt },
+      'took a fresh token',
+    )
+  }
+
   /** Closes `peer`'s connection for going over the rate limit `kind`. */
   private closeForRate(peer: Peer, room: string, kind: RateLimitKind): void {
     this.logger.warn({ room, limit: kind }, 'closed a connection over its rate limit')
@@ -399,6 +500,9 @@ export class TandemServer {
     }
   }
 }
+
+/** The WebSocket close code of a failure of the server itself. */
+const INTERNAL_ERROR = 1011
 
 /** Sockets that answered the last ping (or joined since). */
 const alive = new WeakSet<WebSocket>()
@@ -463,13 +567,23 @@ const roomOf = (request: IncomingMessage, prefix: string): string | null => {
   }
 }
 
-const socketPeer = (
-  ws: WebSocket,
-  { role, user }: Authorization,
-  metrics: ServerMetrics,
-): Peer => ({
-  role,
-  user,
+/** The type of a message, or -1 when it has none (the room then refuses it as malformed). */
+const messageTypeOf = (data: Uint8Array): number => {
+  try {
+    return decoding.readVarUint(decoding.createDecoder(data))
+  } catch {
+    return -1
+  }
+}
+
+/** A connection as its room sees it; its role is the access's, which a fresh token may change. */
+const socketPeer = (ws: WebSocket, access: ConnectionAccess, metrics: ServerMetrics): Peer => ({
+  get role() {
+    return access.role
+  },
+  get user() {
+    return access.user
+  },
   awarenessClients: new Set(),
   send(message) {
     if (ws.readyState !== ws.OPEN) return
