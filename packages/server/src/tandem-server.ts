@@ -292,7 +292,12 @@ export class TandemServer {
   ): Promise<void> {
     socket.on('error', () => socket.destroy())
     const refuse = (refusal: AuthRefusal | Refusal | LimitRefusal) => {
-      this.metrics.connectionsRefused.inc({ reason: causeOf(refusal) })
+      const cause = causeOf(refusal)
+      this.logger.info(
+        { status: refusal.status, reason: refusal.reason, cause, url: request.url?.slice(0, 200) },
+        'refused an upgrade',
+      )
+      this.metrics.connectionsRefused.inc({ reason: cause })
       refuseUpgrade(socket, refusal.status, refusal.reason)
     }
     if (this.closing) return refuse(new Refusal(503, 'server shutting down'))
@@ -325,10 +330,9 @@ export class TandemServer {
     | { refusal: AuthRefusal | Refusal | LimitRefusal }
   > {
     const prefix = this.options.site ? ROOM_PATH : '/'
-    const room = roomOf(request, prefix)
-    if (room === null) {
-      return { refusal: new Refusal(400, `the URL path must name a room: ${prefix}<room>`) }
-    }
+    const named = roomOf(request, prefix)
+    if ('reason' in named) return { refusal: new Refusal(400, named.reason) }
+    const { room } = named
     const tooMany = this.limits.checkAddress(address)
     if (tooMany) return { refusal: tooMany }
     try {
@@ -554,17 +558,30 @@ const refuseUpgrade = (socket: Duplex, status: number, reason: string): void => 
   )
 }
 
-/** The room a request's path names after `prefix` (URL-decoded), or null. */
-const roomOf = (request: IncomingMessage, prefix: string): string | null => {
-  try {
-    const path = pathOf(request)
-    if (path === null || !path.startsWith(prefix)) return null
-    const room = decodeURIComponent(path.slice(prefix.length))
-    checkRoom(room)
-    return room
-  } catch {
-    return null
+/**
+ * The room a request's path names after `prefix` (URL-decoded), or why it names none: the
+ * store's own rule (`checkRoom`) decides, so a name refused here is one no store would take.
+ */
+const roomOf = (
+  request: IncomingMessage,
+  prefix: string,
+): { room: string } | { reason: string } => {
+  const path = pathOf(request)
+  if (path === null || !path.startsWith(prefix) || path.length === prefix.length) {
+    return { reason: `the URL path must name a room: ${prefix}<room>` }
   }
+  let room: string
+  try {
+    room = decodeURIComponent(path.slice(prefix.length))
+  } catch {
+    return { reason: 'the room name in the URL path is not valid percent-encoding' }
+  }
+  try {
+    checkRoom(room)
+  } catch (error) {
+    return { reason: error instanceof Error ? error.message : String(error) }
+  }
+  return { room }
 }
 
 /** The type of a message, or -1 when it has none (the room then refuses it as malformed). */

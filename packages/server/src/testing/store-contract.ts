@@ -172,5 +172,31 @@ export const describeDocumentStore = (name: string, open: OpenStore): void => {
       await expect(store.append('x'.repeat(600), new Uint8Array([0, 0]))).rejects.toThrow(TypeError)
       await expect(store.load('half \ud800 a pair')).rejects.toThrow(TypeError)
     })
+
+    it('refuses room names with control characters (C0, DEL, C1) on every call, with a TypeError', async () => {
+      const store = await openStore(true)
+      const update = writer().type(0, 'x')[0]!
+      const reason = /a room name cannot contain control characters/
+      for (const room of [
+        'a\0b',
+        'line\nbreak',
+        'tab\t',
+        'bell\u0007',
+        'del\u007f',
+        'c1\u0085',
+        'c1\u009f',
+      ]) {
+        await expect(store.load(room), JSON.stringify(room)).rejects.toThrow(TypeError)
+        await expect(store.append(room, update), JSON.stringify(room)).rejects.toThrow(reason)
+        await expect(store.compact(room)).rejects.toThrow(reason)
+        await expect(store.saveSession(room, 'ada', '{}')).rejects.toThrow(reason)
+        await expect(store.loadSession(room, 'ada')).rejects.toThrow(reason)
+        await expect(store.setMeta(room, 'title', 'x')).rejects.toThrow(reason)
+        await expect(store.getMeta(room, 'title')).rejects.toThrow(reason)
+      }
+      // Printable text beyond ASCII is fine, the no-break space after C1 included.
+      await store.append('caf\u00e9 \u00a0 \u6587\u66f8 \ud83d\ude00', update)
+      expect(await store.listRooms()).toEqual(['caf\u00e9 \u00a0 \u6587\u66f8 \ud83d\ude00'])
+    })
   })
 }
