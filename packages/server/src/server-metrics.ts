@@ -21,6 +21,8 @@ export type RefusalCause =
   | 'room_full'
   | 'address_limit'
   | 'shutting_down'
+  | 'pending_limit'
+  | 'headers_timeout'
   | 'error'
 
 const CAUSES: readonly RefusalCause[] = [
@@ -30,6 +32,8 @@ const CAUSES: readonly RefusalCause[] = [
   'room_full',
   'address_limit',
   'shutting_down',
+  'pending_limit',
+  'headers_timeout',
   'error',
 ]
 const KINDS: readonly RateLimitKind[] = ['messages', 'bytes', 'refused_writes']
@@ -51,10 +55,10 @@ export class ServerMetrics {
     'tandem_connections_opened_total',
     'WebSocket connections accepted.',
   )
-  /** Upgrades refused before the handshake, by reason. */
+  /** Upgrades refused before the handshake (and sockets closed before any request), by reason. */
   readonly connectionsRefused = new Counter(
     'tandem_connections_refused_total',
-    'Upgrades refused before the WebSocket handshake, by reason.',
+    'Upgrades refused before the WebSocket handshake, and sockets closed before their request, by reason.',
     CAUSES.map((reason) => ({ reason })),
   )
   /** Document updates received from connections. */

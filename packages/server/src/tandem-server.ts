@@ -4,7 +4,7 @@
  */
 import { once } from 'node:events'
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
-import type { AddressInfo } from 'node:net'
+import type { AddressInfo, Socket } from 'node:net'
 import type { Duplex } from 'node:stream'
 import * as decoding from 'lib0/decoding'
 import { type WebSocket, WebSocketServer } from 'ws'
@@ -16,6 +16,12 @@ import {
 } from './connection-access.js'
 import { ConnectionLimits, clientAddress, type LimitRefusal } from './connection-limits.js'
 import { METRICS_CONTENT_TYPE } from './metrics.js'
+import {
+  checkDuration,
+  DEFAULT_HEADERS_TIMEOUT_MS,
+  headerTimeouts,
+  PendingSockets,
+} from './pending-sockets.js'
 import { MessageType } from './protocol.js'
 import {
   RATE_LIMIT_REASON,
@@ -124,6 +130,19 @@ export interface TandemServerOptions {
    * reverse proxy (default false: the socket's peer address).
    */
   readonly trustProxy?: boolean
+  /**
+   * How long a request's headers may take to arrive, from the moment its socket connects, in
+   * milliseconds (default 10 s; `Infinity` for no bound). A slower socket is answered 408 and
+   * closed, within a second of the bound.
+   */
+  readonly headersTimeoutMs?: number
+  /**
+   * Sockets one client address may hold open before they become WebSocket connections (their
+   * upgrade request not arrived yet, or plain HTTP connections kept alive); default 50. One
+   * more is destroyed at once. Not applied with `trustProxy`, where every socket comes from
+   * the proxy.
+   */
+  readonly maxPendingSocketsPerIp?: number
   /** Per-connection rate limits (see `RateLimits` for the defaults); over one closes with 1008. */
   readonly rateLimits?: RateLimits
   /**
@@ -156,6 +175,8 @@ export class TandemServer {
   private readonly logger: Logger
   private readonly pinger: NodeJS.Timeout
   private readonly limits: ConnectionLimits
+  /** Sockets not upgraded yet, per address; null behind a trusted proxy. */
+  private readonly pending: PendingSockets | null
   private readonly rateLimits: Required<RateLimits>
   /** Each connection's rate limiter. */
   private readonly limiters = new WeakMap<Peer, RateLimiter>()
@@ -171,6 +192,12 @@ export class TandemServer {
       perAddress: options.maxConnectionsPerIp,
     })
     this.rateLimits = rateLimitsWithDefaults(options.rateLimits, maxMessageBytes)
+    const headersTimeoutMs = checkDuration(
+      'headersTimeoutMs',
+      options.headersTimeoutMs ?? DEFAULT_HEADERS_TIMEOUT_MS,
+    )
+    const pending = new PendingSockets(options.maxPendingSocketsPerIp)
+    this.pending = options.trustProxy ? null : pending
     this.metrics = new ServerMetrics({
       connections: () => this.sockets.clients.size,
       rooms: () => this.rooms.names.length,
@@ -200,14 +227,19 @@ export class TandemServer {
     })
     this.sockets = new WebSocketServer({ noServer: true, maxPayload: maxMessageBytes })
     // Failures here are bugs, not one client's doing: log them, and keep the process up.
-    this.http = createServer((request, response) => {
+    this.http = createServer(headerTimeouts(headersTimeoutMs), (request, response) => {
       this.answerRequest(request, response).catch((error: unknown) => {
         this.logger.error({ err: error }, 'request failed')
         if (!response.headersSent) response.writeHead(500)
         response.end()
       })
     })
+    this.http.on('connection', (socket: Socket) => this.admitSocket(socket))
+    this.http.on('clientError', (error: NodeJS.ErrnoException, socket: Duplex) =>
+      this.answerClientError(error, socket as Socket),
+    )
     this.http.on('upgrade', (request: IncomingMessage, socket: Duplex, head: Buffer) => {
+      this.pending?.upgraded(socket as Socket)
       this.answerUpgrade(request, socket, head).catch((error: unknown) => {
         this.logger.error({ err: error }, 'upgrade failed')
         socket.destroy()
@@ -242,6 +274,45 @@ export class TandemServer {
     for (const socket of this.sockets.clients) socket.close(1001, 'server shutting down')
     this.sockets.close()
     this.http.closeAllConnections()
+  }
+
+  /** Counts a new socket as pending; one over its address's cap is destroyed at once. */
+  private admitSocket(socket: Socket): void {
+    if (this.pending === null) return
+    const admission = this.pending.admit(socket)
+    if (admission === 'admitted') return
+    this.metrics.connectionsRefused.inc({ reason: 'pending_limit' })
+    // Once per address while it stays at its cap: a flood of sockets is not a flood of lines.
+    if (admission === 'refused') {
+      this.logger.warn(
+        { address: socket.remoteAddress, limit: this.pending.max },
+        'destroyed sockets over the pending limit of an address',
+      )
+    }
+    socket.destroy()
+  }
+
+  /**
+   * Answers a socket whose request could not be read, as Node does without a listener (400, or
+   * 431 for headers too large), and one whose headers took too long with 408, logged and
+   * counted; then closes it.
+   */
+  private answerClientError(error: NodeJS.ErrnoException, socket: Socket): void {
+    let status = error.code === 'HPE_HEADER_OVERFLOW' ? 431 : 400
+    if (error.code === 'ERR_HTTP_REQUEST_TIMEOUT') {
+      status = 408
+      this.logger.info(
+        { address: socket.remoteAddress },
+        'closed a socket whose request headers were too slow',
+      )
+      this.metrics.connectionsRefused.inc({ reason: 'headers_timeout' })
+    }
+    if (socket.writable && socket.bytesWritten === 0) {
+      socket.write(
+        `HTTP/1.1 ${status} ${STATUS_TEXT[status] ?? 'Error'}\r\nConnection: close\r\n\r\n`,
+      )
+    }
+    socket.destroy()
   }
 
   private async answerRequest(request: IncomingMessage, response: ServerResponse): Promise<void> {
@@ -523,6 +594,8 @@ const STATUS_TEXT: Record<number, string> = {
   400: 'Bad Request',
   401: 'Unauthorized',
   403: 'Forbidden',
+  408: 'Request Timeout',
+  431: 'Request Header Fields Too Large',
   429: 'Too Many Requests',
   500: 'Internal Server Error',
   503: 'Service Unavailable',
