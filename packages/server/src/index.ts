@@ -49,6 +49,7 @@ export { type RefusalCause, ServerMetrics } from './server-metrics.js'
 export { StaticSite } from './static-site.js'
 export {
   checkRoom,
+  DEFAULT_MAX_SESSIONS_PER_ROOM,
   type DocumentStore,
   type LogSize,
   MAX_ROOM_LENGTH,

@@ -84,6 +84,11 @@ export interface RoomEvents {
   receivedUpdate?(room: string, bytes: number): void
   /** A user's session could not be saved; the document is not affected. */
   sessionStorageFailed?(room: string, error: unknown): void
+  /**
+   * A session `peer`'s awareness showed was not kept: that connection went over its session
+   * write rate (see `RoomSessions`). `first` is true for its first such drop.
+   */
+  sessionWritesDropped?(room: string, peer: Peer, first: boolean): void
   /** A relayed message that could not be applied, or a catch-up from the store that failed. */
   relayFailed?(room: string, error: unknown): void
 }
@@ -152,6 +157,8 @@ export class Room {
     this.awareness.setLocalState(null)
     this.sessions = new RoomSessions(name, store, {
       sessionStorageFailed: (room, error) => options.events?.sessionStorageFailed?.(room, error),
+      sessionWritesDropped: (room, by, first) =>
+        options.events?.sessionWritesDropped?.(room, by as Peer, first),
     })
   }
 
@@ -329,7 +336,7 @@ export class Room {
       if (peer.user !== undefined && claimed !== null && claimed !== peer.user) continue
       const user = peer.user ?? claimed
       const session = user === null ? null : sessionFromState(state)
-      if (user !== null && session !== null) this.sessions.record(user, session)
+      if (user !== null && session !== null) this.sessions.record(user, session, peer)
     }
   }
 

@@ -94,6 +94,11 @@ export class ServerMetrics {
     'Connections closed (1008) for going over a rate limit, by limit.',
     KINDS.map((limit) => ({ limit })),
   )
+  /** Sessions not kept because their connection went over its session write rate. */
+  readonly sessionWritesDropped = new Counter(
+    'tandem_session_writes_dropped_total',
+    'Sessions not kept because their connection went over its session write rate.',
+  )
   /** Connections closed (4401) because their token expired. */
   readonly tokenExpiredCloses = new Counter(
     'tandem_token_expired_closes_total',
@@ -142,6 +147,7 @@ export class ServerMetrics {
       this.malformedCloses,
       this.tokenExpiredCloses,
       this.tokenRenewals,
+      this.sessionWritesDropped,
       new Gauge('process_resident_memory_bytes', 'Resident memory of the process, in bytes.', () =>
         process.memoryUsage.rss(),
       ),

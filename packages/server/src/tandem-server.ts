@@ -222,6 +222,16 @@ export class TandemServer {
         },
         sessionStorageFailed: (room, error) =>
           this.logger.warn({ room, err: error }, 'could not read or write a session'),
+        sessionWritesDropped: (room, peer, first) => {
+          this.metrics.sessionWritesDropped.inc()
+          // Once per connection: the drops that follow are only counted.
+          if (first) {
+            this.logger.warn(
+              { room, user: peer.user },
+              'dropped sessions of a connection over its session write rate',
+            )
+          }
+        },
         relayFailed: (room, error) => this.logger.warn({ room, err: error }, 'relay failed'),
       },
     })

@@ -36,7 +36,11 @@ export interface DocumentStore {
    * log's size after it.
    */
   compact(room: string): Promise<LogSize>
-  /** Keeps `session` (an opaque JSON string) as `user`'s last session in `room`. */
+  /**
+   * Keeps `session` (an opaque JSON string) as `user`'s last session in `room`. A store keeps
+   * a bounded number of sessions per room (`DEFAULT_MAX_SESSIONS_PER_ROOM` unless opened with
+   * another cap): a new user's session past it drops the least recently saved ones.
+   */
   saveSession(room: string, user: string, session: string): Promise<void>
   /** `user`'s last session in `room`, or null. */
   loadSession(room: string, user: string): Promise<string | null>
@@ -58,6 +62,20 @@ export class StorageError extends Error {
   constructor(message: string, options?: { cause?: unknown }) {
     super(message, options)
   }
+}
+
+/**
+ * The sessions a store keeps per room unless opened with another cap: enough for every user
+ * a room sees in practice, few enough that a flood of made-up users cannot fill the disk.
+ */
+export const DEFAULT_MAX_SESSIONS_PER_ROOM = 10_000
+
+/** Throws a `RangeError` unless `max` is a usable cap on sessions per room; returns it. */
+export const checkMaxSessions = (max: number): number => {
+  if (!(max === Number.POSITIVE_INFINITY || (Number.isSafeInteger(max) && max > 0))) {
+    throw new RangeError(`maxSessionsPerRoom must be a positive integer or Infinity, got ${max}`)
+  }
+  return max
 }
 
 /** The longest room name accepted, in UTF-16 units. */

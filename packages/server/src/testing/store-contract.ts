@@ -6,8 +6,14 @@ import { afterEach, describe, expect, it } from 'vitest'
 import * as Y from 'yjs'
 import type { DocumentStore } from '../storage/document-store.js'
 
-/** How the contract opens a store: `fresh` empties the backend first; without it, reopens. */
-export type OpenStore = (options: { fresh: boolean }) => Promise<DocumentStore>
+/**
+ * How the contract opens a store: `fresh` empties the backend first; without it, reopens.
+ * `maxSessionsPerRoom`, when given, is the store's cap on sessions kept per room.
+ */
+export type OpenStore = (options: {
+  fresh: boolean
+  maxSessionsPerRoom?: number
+}) => Promise<DocumentStore>
 
 /** The text of a room rebuilt from `updates`. */
 const textOf = (updates: readonly Uint8Array[]): string => {
@@ -40,8 +46,8 @@ const writer = () => {
 export const describeDocumentStore = (name: string, open: OpenStore): void => {
   describe(`${name}: the DocumentStore contract`, () => {
     const opened: DocumentStore[] = []
-    const openStore = async (fresh: boolean) => {
-      const store = await open({ fresh })
+    const openStore = async (fresh: boolean, maxSessionsPerRoom?: number) => {
+      const store = await open({ fresh, maxSessionsPerRoom })
       opened.push(store)
       return store
     }
@@ -164,6 +170,31 @@ export const describeDocumentStore = (name: string, open: OpenStore): void => {
       expect(await store.getMeta('r', 'title')).toBe('Notes')
       await store.setMeta('r', 'title', null)
       expect(await store.getMeta('r', 'title')).toBeNull()
+    })
+
+    it('keeps at most its cap of sessions per room, dropping the least recently saved', async () => {
+      const store = await openStore(true, 3)
+      // Apart in time, so that "least recently" is never a tie.
+      const save = async (room: string, user: string, session: string) => {
+        await store.saveSession(room, user, session)
+        await new Promise((resolve) => setTimeout(resolve, 5))
+      }
+      for (const user of ['a', 'b', 'c']) await save('r', user, `{"${user}":1}`)
+      await save('r', 'a', '{"a":2}')
+      await save('r', 'd', '{"d":1}')
+      expect(await store.loadSession('r', 'b')).toBeNull()
+      expect(await store.loadSession('r', 'a')).toBe('{"a":2}')
+      expect(await store.loadSession('r', 'c')).toBe('{"c":1}')
+      expect(await store.loadSession('r', 'd')).toBe('{"d":1}')
+      // Updating a kept session drops nothing; each room has its own cap.
+      await save('r', 'c', '{"c":2}')
+      for (const user of ['a', 'b', 'c', 'd']) await save('s', user, '{}')
+      expect(await store.loadSession('r', 'a')).toBe('{"a":2}')
+      expect(await store.loadSession('s', 'a')).toBeNull()
+      expect(await store.loadSession('s', 'd')).toBe('{}')
+      await save('r', 'e', '{"e":1}')
+      expect(await store.loadSession('r', 'a')).toBeNull()
+      expect(await store.loadSession('r', 'c')).toBe('{"c":2}')
     })
 
     it('refuses bad room names with a TypeError', async () => {
