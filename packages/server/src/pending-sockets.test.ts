@@ -130,7 +130,7 @@ describe('tandem-server --headers-timeout-ms and --max-pending-sockets-per-ip', 
   it('bounds slow headers and caps pending sockets per address', async () => {
     const server = await ServerProcess.start({
       data: join(dataDir, 'data'),
-      args: ['--headers-timeout-ms', '500', '--max-pending-sockets-per-ip', '2'],
+      args: ['--headers-timeout-ms', '1500', '--max-pending-sockets-per-ip', '2'],
     })
     try {
       const [first, second] = [await rawSocket(server.port), await rawSocket(server.port)]

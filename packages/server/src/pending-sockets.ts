@@ -25,7 +25,7 @@ export type Admission = 'admitted' | 'refused' | 'refused again'
  *
  * @example
  * http.on('connection', (socket) => { if (pending.admit(socket) !== 'admitted') socket.destroy() })
- * http.on('upgrade', (request, socket) => pending.upgraded(socket))
+ * http.on('upgrade', (request, socket) => pending.release(socket))
  */
 export class PendingSockets {
   private readonly counts = new Map<string, number>()
@@ -69,8 +69,11 @@ export class PendingSockets {
     return 'admitted'
   }
 
-  /** `socket`'s upgrade request arrived: it no longer counts as pending. */
-  upgraded(socket: Socket): void {
+  /**
+   * Stops counting `socket`: its upgrade request arrived, or the server is closing it (its own
+   * 'close' comes a turn of the event loop later, after new sockets may have been counted).
+   */
+  release(socket: Socket): void {
     this.releases.get(socket)?.()
   }
 

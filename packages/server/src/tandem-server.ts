@@ -249,7 +249,7 @@ export class TandemServer {
       this.answerClientError(error, socket as Socket),
     )
     this.http.on('upgrade', (request: IncomingMessage, socket: Duplex, head: Buffer) => {
-      this.pending?.upgraded(socket as Socket)
+      this.pending?.release(socket as Socket)
       this.answerUpgrade(request, socket, head).catch((error: unknown) => {
         this.logger.error({ err: error }, 'upgrade failed')
         socket.destroy()
@@ -322,6 +322,7 @@ export class TandemServer {
         `HTTP/1.1 ${status} ${STATUS_TEXT[status] ?? 'Error'}\r\nConnection: close\r\n\r\n`,
       )
     }
+    this.pending?.release(socket)
     socket.destroy()
   }
 
