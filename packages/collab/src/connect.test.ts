@@ -2,8 +2,12 @@
  * `connect` against real servers on loopback: the stock y-websocket server as its own process
  * for syncing, and small token-checking servers for refusals.
  */
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { TextBuffer } from '@tandem/buffer'
 import { TextEditor } from '@tandem/editor'
+import { SqliteStore, signToken, TandemServer, tokenAuth } from '@tandem/server'
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
 import { WebSocket } from 'ws'
 import * as Y from 'yjs'
@@ -349,6 +353,81 @@ describe('refusals', () => {
   })
 })
 
+describe('renewing a token with @tandem/server', () => {
+  const secret = 'the secret of the renewal tests in collab, long'
+  /** A Tandem server checking tokens, over a SQLite file of its own, stopped after the test. */
+  const startTandem = async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'tandem-renewal-'))
+    const store = SqliteStore.open({ file: join(dir, 'renewal.sqlite') })
+    const tandem = new TandemServer({ store, ...tokenAuth(secret) })
+    const port = await tandem.listen(0, '127.0.0.1')
+    cleanups.push(async () => {
+      await tandem.close()
+      await store.close()
+      rmSync(dir, { recursive: true, force: true })
+    })
+    return `ws://127.0.0.1:${port}`
+  }
+  /** A token for `notes`, expiring `seconds` from now. */
+  const token = (seconds: number, sub = 'ada') =>
+    signToken({ room: 'notes', role: 'write', sub, exp: Date.now() / 1000 + seconds }, secret)
+  /** Waits (at most 15 s) until the clock is past `ms` since the epoch. */
+  const waitPast = (ms: number) =>
+    vi.waitFor(() => expect(Date.now()).toBeGreaterThan(ms), { timeout: 15_000, interval: 50 })
+
+  it('stays connected past the first expiry once it renewed, and reconnects with the fresh token', async () => {
+    const url = await startTandem()
+    const ada = openPeer('notes', { url, token: token(1.5) })
+    const bob = openPeer('notes', { url, token: token(600, 'bob'), user: BOB })
+    await Promise.all([ada.connection.whenSynced, bob.connection.whenSynced])
+    const failures: unknown[] = []
+    ada.connection.onDidFailAuth((failure) => failures.push(failure))
+    const fresh = token(600)
+    ada.connection.renewToken(fresh)
+    await waitPast(Date.now() + 2_000)
+    ada.editor.insertText('after the first expiry')
+    await vi.waitFor(() => expect(bob.editor.getText()).toBe('after the first expiry'), WAIT)
+    expect(failures).toEqual([])
+    expect(ada.statuses).not.toContain('offline')
+    // A later connection opens with the fresh token (the first one would be refused now).
+    ada.connection.disconnect()
+    ada.connection.reconnect()
+    await vi.waitFor(() => expect(ada.connection.status).toBe('synced'), WAIT)
+    expect(ada.connection.provider.url).toContain(`token=${fresh}`)
+    expect(failures).toEqual([])
+  })
+
+  it('hands a token renewed while connecting over once the socket opens', async () => {
+    const url = await startTandem()
+    const ada = openPeer('notes', { url, token: token(1.5), autoConnect: false })
+    ada.connection.reconnect()
+    expect(ada.connection.status).toBe('connecting')
+    ada.connection.renewToken(token(600))
+    await ada.connection.whenSynced
+    await waitPast(Date.now() + 2_000)
+    expect(ada.connection.status).toBe('synced')
+    expect(ada.connection.authFailure).toBeNull()
+  })
+
+  it('is closed with 4401 "token expired" without a renewal, and reports it', async () => {
+    const url = await startTandem()
+    const ada = openPeer('notes', { url, token: token(1) })
+    await ada.connection.whenSynced
+    const failure = await new Promise((resolve) => ada.connection.onDidFailAuth(resolve))
+    expect(failure).toEqual({ reason: 'token expired', closeCode: 4401 })
+    expect(ada.connection.status).toBe('offline')
+  })
+
+  it("reports a renewal the server refuses: another user's token", async () => {
+    const url = await startTandem()
+    const ada = openPeer('notes', { url, token: token(600) })
+    await ada.connection.whenSynced
+    const failure = new Promise((resolve) => ada.connection.onDidFailAuth(resolve))
+    ada.connection.renewToken(token(600, 'mallory'))
+    expect(await failure).toEqual({ reason: 'the token is for another user', closeCode: 4403 })
+  })
+})
+
 describe('connect options', () => {
   const editor = () => {
     const e = new TextEditor({ buffer: new TextBuffer() })
@@ -365,6 +444,17 @@ describe('connect options', () => {
     expect(() => connect(editor(), { ...base, offline: true })).toThrow(/IndexedDB/)
     expect(() => connect(editor(), { ...base, maxBackoffMs: -1 })).toThrow(/maxBackoffMs/)
     expect(() => connect(editor(), { ...base, WebSocket: undefined })).toThrow(/no WebSocket/)
+    const connection = connect(editor(), base)
+    cleanups.push(() => connection.destroy())
+    expect(() => connection.renewToken('')).toThrow(TypeError)
+    expect(() => connection.renewToken(5 as never)).toThrow(/renewToken/)
+  })
+
+  it('renews the token of later attempts while offline', () => {
+    const connection = connect(editor(), { ...base, token: 'old' })
+    cleanups.push(() => connection.destroy())
+    connection.renewToken('new')
+    expect(connection.provider.url).toBe('ws://127.0.0.1:1/r?token=new')
   })
 
   it('waits for reconnect() without autoConnect, and names the room in the URL path', () => {

@@ -19,6 +19,10 @@ import {
 import type { CollabUser } from './awareness-fields.js'
 import { type AwarenessBinding, bindAwareness } from './bind-awareness.js'
 import { readSessionAnswer, restoreSession, SESSION_MESSAGE, sessionRequest } from './session.js'
+import { tokenMessage } from './token-message.js'
+
+/** `WebSocket.OPEN`, the same in browsers and in the `ws` package. */
+const OPEN = 1
 
 /**
  * Where a connection stands. `connecting`: the first attempt (or the first after a drop) is
@@ -101,8 +105,19 @@ export interface CollabConnection {
   onDidRestoreSession(callback: (ranges: Range[]) => void): Disposable
   /** Connects again after `disconnect()` or a refusal (e.g. with a new token, see `setToken`). */
   reconnect(): void
-  /** Replaces the token sent on the next connection attempt. */
+  /** Replaces the token sent on the next connection attempt; the open connection keeps its own. */
   setToken(token: string | undefined): void
+  /**
+   * Hands `token` over to the server on the open connection, without reconnecting, and sends
+   * it on every later connection attempt too. Call it before the current token expires: a
+   * `@tandem/server` closes a connection whose token expired (4401), and takes a fresh token's
+   * role and expiry (a refused one closes the connection, reported by `onDidFailAuth`). Offline
+   * or while connecting, the token is handed over as soon as the socket opens, unless that
+   * socket already carries it.
+   *
+   * @example connection.renewToken(await fetchFreshToken())
+   */
+  renewToken(token: string): void
   /** Closes the server connection and stops the attempts; local editing goes on. */
   disconnect(): void
   /** Disconnects, clears this user's carets from other peers, and releases everything. */
@@ -178,6 +193,8 @@ class Connection implements CollabConnection {
   /** Whether an attempt failed since the socket was last open: retries then stay `offline`. */
   private failing = false
   private destroyed = false
+  /** The token the server holds for the current socket: the one it opened with, or handed over. */
+  private socketToken: string | undefined
   private settleSynced!: { resolve: () => void; reject: (error: Error) => void }
   readonly whenSynced: Promise<void>
   readonly whenLoaded: Promise<void>
@@ -249,6 +266,17 @@ class Connection implements CollabConnection {
     this.provider.params = token === undefined ? rest : { ...rest, token }
   }
 
+  renewToken(token: string): void {
+    this.assertAlive('renewToken')
+    if (typeof token !== 'string' || token === '') {
+      throw new TypeError(
+        `renewToken: a token must be a non-empty string, got ${JSON.stringify(token)}`,
+      )
+    }
+    this.setToken(token)
+    this.handOverToken()
+  }
+
   disconnect(): void {
     this.assertAlive('disconnect')
     this.provider.disconnect()
@@ -273,11 +301,15 @@ class Connection implements CollabConnection {
     const { provider } = this
     const onStatus = ({ status }: { status: string }) => {
       if (status === 'connecting') {
+        // The socket just made carries the token in the parameters now.
+        this.socketToken = provider.params.token
         this.opened = false
         if (!this.failing) this.setStatus('connecting')
       } else if (status === 'connected') {
         this.opened = true
         this.failing = false
+        // First, so that everything this client sends is judged under its latest token.
+        this.handOverToken()
         // Before this client's own selections reach the server and become its last session.
         this.askForSession()
         this.renewLocalState()
@@ -328,6 +360,16 @@ class Connection implements CollabConnection {
     if (this.restoreFor === null) return
     this.provider.ws?.send(sessionRequest(this.restoreFor))
     this.restoreFor = null
+  }
+
+  /** Sends the latest token over the open socket, unless the server already holds it there. */
+  private handOverToken(): void {
+    const token = this.provider.params.token
+    const ws = this.provider.ws
+    if (token === undefined || token === this.socketToken) return
+    if (!this.provider.wsconnected || ws === null || ws.readyState !== OPEN) return
+    ws.send(tokenMessage(token))
+    this.socketToken = token
   }
 
   private restore(session: string): void {

@@ -14,6 +14,7 @@ export const SERVER_USAGE = `usage: tandem-server [--port 1234] [--host 127.0.0.
                      [--max-connections-per-room 1000] [--max-connections-per-ip 100] [--trust-proxy]
                      [--max-message-bytes 33554432] [--max-messages-per-second 100]
                      [--max-bytes-per-second 1048576]
+                     [--headers-timeout-ms 10000] [--max-pending-sockets-per-ip 50]
        tandem-server token --room ROOM --role read|write --user USER [--ttl 3600]
        tandem-server backup --data ./data --out FILE
        tandem-server token --help | tandem-server backup --help`
@@ -35,6 +36,8 @@ export interface ServerOptions {
     readonly maxConnectionsPerRoom: number | undefined
     readonly maxConnectionsPerIp: number | undefined
     readonly trustProxy: boolean
+    readonly headersTimeoutMs: number | undefined
+    readonly maxPendingSocketsPerIp: number | undefined
     readonly maxMessageBytes: number | undefined
     readonly rateLimits: {
       readonly messagesPerSecond: number | undefined
@@ -111,6 +114,8 @@ export const parseServerArgs = (
       maxConnectionsPerRoom: limit(values, 'max-connections-per-room'),
       maxConnectionsPerIp: limit(values, 'max-connections-per-ip'),
       trustProxy: values['trust-proxy'],
+      headersTimeoutMs: limit(values, 'headers-timeout-ms'),
+      maxPendingSocketsPerIp: limit(values, 'max-pending-sockets-per-ip'),
       maxMessageBytes: limit(values, 'max-message-bytes'),
       rateLimits: {
         messagesPerSecond: limit(values, 'max-messages-per-second'),
@@ -137,6 +142,8 @@ const parse = (args: readonly string[]) =>
       'max-connections-per-room': { type: 'string' },
       'max-connections-per-ip': { type: 'string' },
       'trust-proxy': { type: 'boolean', default: false },
+      'headers-timeout-ms': { type: 'string' },
+      'max-pending-sockets-per-ip': { type: 'string' },
       'max-message-bytes': { type: 'string' },
       'max-messages-per-second': { type: 'string' },
       'max-bytes-per-second': { type: 'string' },

@@ -14,14 +14,16 @@
  * token signed under that secret, as `tandem-server token` mints them. `tandem-server backup`
  * copies the SQLite database consistently while a server runs on it. SIGTERM or SIGINT
  * stops taking connections, stores every update already received, closes the connections,
- * the relay and the store, and exits.
+ * the relay and the store, and exits, whatever became of standard output (a closed pipe, a
+ * reader that stopped reading): logging never holds the process up.
  */
 import { join } from 'node:path'
 import pino from 'pino'
-import { tokenAuthorizer } from './auth/token-authorizer.js'
+import { tokenAuth } from './auth/token-authorizer.js'
 import { TOKEN_USAGE, tokenCommand, UsageError } from './auth/token-command.js'
 import { BACKUP_USAGE, backupDatabase, DATABASE_FILE, parseBackupArgs } from './backup-command.js'
 import { parseServerArgs, SERVER_USAGE, type ServerOptions } from './cli-options.js'
+import { LogOutput } from './log-output.js'
 import { RedisRelay } from './scale/redis-relay.js'
 import type { Relay } from './scale/relay.js'
 import { StaticSite } from './static-site.js'
@@ -72,9 +74,14 @@ const openStore = async (
   return { store, description: `postgres ${addressOf(options.postgres)} schema ${schema}` }
 }
 
+/** How long a stopping process gives its last log lines to reach a reader. */
+const LOG_FLUSH_MS = 1_000
+
 const main = async () => {
   const options = readOptions()
-  const logger = pino({ level: options.logLevel, base: { service: 'tandem-server' } })
+  // Not pino's default destination, whose exit hook retries a write to a closed pipe forever.
+  const output = new LogOutput(process.stdout)
+  const logger = pino({ level: options.logLevel, base: { service: 'tandem-server' } }, output)
   // Before the store opens, so a missing build fails fast with nothing to close.
   const site = options.static === undefined ? undefined : await StaticSite.open(options.static)
   const { store, description } = await openStore(options, logger)
@@ -91,9 +98,32 @@ const main = async () => {
       throw error
     }
   }
-  const authorize =
-    options.authSecret === undefined ? {} : { authorize: tokenAuthorizer(options.authSecret) }
-  const server = new TandemServer({ store, relay, logger, site, ...authorize, ...options.limits })
+  // Both hooks: tokens are checked when a connection opens and when a fresh one is handed over.
+  const auth = options.authSecret === undefined ? {} : tokenAuth(options.authSecret)
+  const server = new TandemServer({ store, relay, logger, site, ...auth, ...options.limits })
+  let stopping = false
+  const stop = async (signal: string) => {
+    if (stopping) return
+    stopping = true
+    logger.info({ signal }, 'shutting down')
+    let code = 0
+    try {
+      await server.close()
+      await relay?.close()
+      await store.close()
+      logger.info({}, 'stopped')
+    } catch (error) {
+      logger.error({ err: error }, 'could not stop cleanly')
+      code = 1
+    }
+    // The last lines get a moment to reach their reader; a reader that is gone or stuck does
+    // not hold the exit.
+    await output.flush(LOG_FLUSH_MS)
+    process.exit(code)
+  }
+  // Before the `listening` line: whoever waits for it may signal at once.
+  process.on('SIGTERM', () => void stop('SIGTERM'))
+  process.on('SIGINT', () => void stop('SIGINT'))
   const port = await server.listen(options.port, options.host)
   const host = options.host.includes(':') ? `[${options.host}]` : options.host
   logger.info(
@@ -107,19 +137,6 @@ const main = async () => {
     },
     'listening',
   )
-  let stopping = false
-  const stop = async (signal: string) => {
-    if (stopping) return
-    stopping = true
-    logger.info({ signal }, 'shutting down')
-    await server.close()
-    await relay?.close()
-    await store.close()
-    logger.info({}, 'stopped')
-    process.exit(0)
-  }
-  process.on('SIGTERM', () => void stop('SIGTERM'))
-  process.on('SIGINT', () => void stop('SIGINT'))
 }
 
 /** `tandem-server token ...`: prints a token, or the usage with exit code 2. */

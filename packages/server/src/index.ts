@@ -6,9 +6,15 @@
  *
  * @module @tandem/server
  */
-export { tokenAuthorizer } from './auth/token-authorizer.js'
+export {
+  type TokenAuth,
+  type TokenAuthOptions,
+  tokenAuth,
+  tokenAuthorizer,
+} from './auth/token-authorizer.js'
 export {
   checkSecret,
+  MAX_TOKEN_LIFETIME_SECONDS,
   MIN_SECRET_BYTES,
   roomMatches,
   signToken,
@@ -18,6 +24,7 @@ export {
   type VerifyOptions,
   verifyToken,
 } from './auth/tokens.js'
+export { AuthCloseCode, TOKEN_EXPIRED_REASON } from './connection-access.js'
 export type { Counter, Histogram, Labels, Metric } from './metrics.js'
 export { MessageType } from './protocol.js'
 export { RATE_LIMIT_REASON, type RateLimitKind, type RateLimits } from './rate-limit.js'
@@ -45,6 +52,7 @@ export { type SendBounds, UNREAD_REASON } from './socket-peer.js'
 export { StaticSite } from './static-site.js'
 export {
   checkRoom,
+  DEFAULT_MAX_SESSIONS_PER_ROOM,
   type DocumentStore,
   type LogSize,
   MAX_ROOM_LENGTH,
@@ -56,6 +64,7 @@ export { SqliteStore } from './storage/sqlite-store.js'
 export {
   type Authorization,
   type Authorize,
+  type AuthorizeToken,
   AuthRefusal,
   type Logger,
   ROOM_PATH,

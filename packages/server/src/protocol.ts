@@ -25,6 +25,14 @@ export const MessageType = {
    * y-websocket clients never send it and are never sent it.
    */
   session: 100,
+  /**
+   * Tandem's own: a client hands over a fresh token for its open connection (body: the
+   * token), e.g. before the one it connected with expires. The server checks it for the
+   * connection's room and user and takes its role and expiry, or closes the connection (4401
+   * or 4403, with the reason); it sends nothing back when it takes it. Stock y-websocket
+   * clients never send it.
+   */
+  token: 101,
 } as const
 
 const message = (type: number, write: (encoder: encoding.Encoder) => void): Uint8Array => {

@@ -107,6 +107,11 @@ export interface RoomEvents {
   receivedUpdate?(room: string, bytes: number): void
   /** A user's session could not be saved; the document is not affected. */
   sessionStorageFailed?(room: string, error: unknown): void
+  /**
+   * A session `peer`'s awareness showed was not kept: that connection went over its session
+   * write rate (see `RoomSessions`). `first` is true for its first such drop.
+   */
+  sessionWritesDropped?(room: string, peer: Peer, first: boolean): void
   /** A relayed message that could not be applied, or a catch-up from the store that failed. */
   relayFailed?(room: string, error: unknown): void
   /** `peer` sent an awareness update that breaks a rule; it was closed with `reason`. */
@@ -179,6 +184,8 @@ export class Room {
     const events = options.events ?? {}
     this.sessions = new RoomSessions(name, store, {
       sessionStorageFailed: (room, error) => events.sessionStorageFailed?.(room, error),
+      sessionWritesDropped: (room, by, first) =>
+        events.sessionWritesDropped?.(room, by as Peer, first),
     })
     this.appends = new AppendQueue(name, store, {
       stored: (batch, size) => this.applyStored(batch, size),
@@ -375,7 +382,7 @@ export class Room {
       if (peer.user !== undefined && claimed !== null && claimed !== peer.user) continue
       const user = peer.user ?? claimed
       const session = user === null ? null : sessionFromState(state)
-      if (user !== null && session !== null) this.sessions.record(user, session)
+      if (user !== null && session !== null) this.sessions.record(user, session, peer)
     }
   }
 

@@ -21,6 +21,8 @@ export type RefusalCause =
   | 'room_full'
   | 'address_limit'
   | 'shutting_down'
+  | 'pending_limit'
+  | 'headers_timeout'
   | 'error'
 
 const CAUSES: readonly RefusalCause[] = [
@@ -30,6 +32,8 @@ const CAUSES: readonly RefusalCause[] = [
   'room_full',
   'address_limit',
   'shutting_down',
+  'pending_limit',
+  'headers_timeout',
   'error',
 ]
 const KINDS: readonly RateLimitKind[] = ['messages', 'bytes', 'refused_writes', 'refused_awareness']
@@ -56,10 +60,10 @@ export class ServerMetrics {
     'tandem_connections_opened_total',
     'WebSocket connections accepted.',
   )
-  /** Upgrades refused before the handshake, by reason. */
+  /** Upgrades refused before the handshake (and sockets closed before any request), by reason. */
   readonly connectionsRefused = new Counter(
     'tandem_connections_refused_total',
-    'Upgrades refused before the WebSocket handshake, by reason.',
+    'Upgrades refused before the WebSocket handshake, and sockets closed before their request, by reason.',
     CAUSES.map((reason) => ({ reason })),
   )
   /** Document updates received from connections. */
@@ -111,6 +115,22 @@ export class ServerMetrics {
     'tandem_apply_failures_total',
     'Stored updates Yjs could not apply (skipped; the room goes on).',
   )
+  /** Sessions not kept because their connection went over its session write rate. */
+  readonly sessionWritesDropped = new Counter(
+    'tandem_session_writes_dropped_total',
+    'Sessions not kept because their connection went over its session write rate.',
+  )
+  /** Connections closed (4401) because their token expired. */
+  readonly tokenExpiredCloses = new Counter(
+    'tandem_token_expired_closes_total',
+    'Connections closed (4401) because their token expired.',
+  )
+  /** Fresh tokens handed over on open connections, by outcome. */
+  readonly tokenRenewals = new Counter(
+    'tandem_token_renewals_total',
+    'Fresh tokens handed over on open connections, by outcome (refused ones close the connection).',
+    [{ outcome: 'accepted' }, { outcome: 'refused' }],
+  )
   /** Connections closed for a message that does not decode. */
   readonly malformedCloses = new Counter(
     'tandem_malformed_closes_total',
@@ -149,6 +169,9 @@ export class ServerMetrics {
       this.unreadCloses,
       this.awarenessRefusals,
       this.applyFailures,
+      this.tokenExpiredCloses,
+      this.tokenRenewals,
+      this.sessionWritesDropped,
       new Gauge('process_resident_memory_bytes', 'Resident memory of the process, in bytes.', () =>
         process.memoryUsage.rss(),
       ),

@@ -9,6 +9,7 @@ import { afterAll, afterEach, describe, expect, it, vi } from 'vitest'
 import * as Y from 'yjs'
 import { openClient, type StockClient } from './testing/clients.js'
 import { ServerProcess } from './testing/server-process.js'
+import { openUpgrade } from './testing/upgrade.js'
 
 const WAIT = { timeout: 15_000, interval: 10 }
 const root = mkdtempSync(join(tmpdir(), 'tandem-process-'))
@@ -73,5 +74,45 @@ describe('tandem-server process', () => {
     const c = client(server.url, 'graceful')
     await c.synced()
     expect(c.text.toString()).toBe('kept through SIGTERM')
+  })
+
+  it('exits 0 on SIGTERM when its output pipe was closed, as by `| head -1`', async () => {
+    const server = await startServer()
+    expect(await (await fetch(`http://127.0.0.1:${server.port}/healthz`)).text()).toBe('ok')
+    // Nothing is written between the close and the signal: the first failing write is the
+    // shutdown's own log line.
+    server.closeOutput()
+    expect(await server.stop('SIGTERM')).toBe(0)
+  })
+
+  it('exits 0 on SIGTERM when the reader of its output stopped reading', async () => {
+    const server = await startServer()
+    server.stopReadingOutput()
+    // Every connection logs a line naming its room: far more than the pipes hold.
+    const room = 'r'.repeat(500)
+    for (let i = 0; i < 600; i++) {
+      const outcome = await openUpgrade(`${server.url}/${room}`)
+      expect(outcome.status).toBe(101)
+      outcome.ws.close()
+    }
+    expect(await server.stop('SIGTERM')).toBe(0)
+  })
+
+  it('serves, stores and exits 0 on SIGTERM with its output pipe closed', async () => {
+    const server = await startServer()
+    server.closeOutput()
+    // Each connection logs (debug) into the closed pipe.
+    const a = client(server.url, 'no-output')
+    await a.synced()
+    a.text.insert(0, 'logged nowhere')
+    const b = client(server.url, 'no-output')
+    await vi.waitFor(() => expect(b.text.toString()).toBe('logged nowhere'), WAIT)
+    expect(await server.stop('SIGTERM')).toBe(0)
+    a.destroy()
+    b.destroy()
+    await server.start()
+    const c = client(server.url, 'no-output')
+    await c.synced()
+    expect(c.text.toString()).toBe('logged nowhere')
   })
 })

@@ -6,13 +6,20 @@
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import Database from 'better-sqlite3'
 import * as decoding from 'lib0/decoding'
 import * as encoding from 'lib0/encoding'
 import { afterAll, afterEach, describe, expect, it, vi } from 'vitest'
 import { WebSocket } from 'ws'
 import * as Y from 'yjs'
 import { MessageType } from './protocol.js'
-import { sessionFromState } from './sessions.js'
+import {
+  MAX_CACHED_SESSIONS,
+  RoomSessions,
+  SESSION_WRITE_BURST,
+  SESSION_WRITES_PER_SECOND,
+  sessionFromState,
+} from './sessions.js'
 import { SqliteStore } from './storage/sqlite-store.js'
 import { type Authorize, AuthRefusal, TandemServer } from './tandem-server.js'
 import { openClient, type StockClient } from './testing/clients.js'
@@ -179,6 +186,86 @@ describe('sessions', () => {
     anonymous.destroy()
     await vi.waitFor(async () => expect(await store.listRooms()).toEqual(['r']), WAIT)
     expect(await store.loadSession('r', 'Nobody')).toBeNull()
+  })
+})
+
+describe('session writes', () => {
+  it('are rate-limited per connection: one claiming a new user id in every update gets a burst kept', async () => {
+    const file = join(dir, 'flood.sqlite')
+    const { url, server, store } = await start(file)
+    const bob = client(url, 'flooded')
+    const flood = client(url, 'flooded')
+    await Promise.all([bob.synced(), flood.synced()])
+    bob.text.insert(0, 'some text to select in')
+    await vi.waitFor(() => expect(flood.text.length).toBeGreaterThan(0), WAIT)
+    const started = Date.now()
+    // 400 awareness updates, each claiming another user: 400 sessions without the limit.
+    for (let i = 0; i < 400; i++) select(flood, { name: 'x', id: `user-${i}` }, 0, 1)
+    select(bob, { name: 'Bob', id: 'bob' }, 5, 9)
+    await vi.waitFor(
+      () => expect(server.metrics.sessionWritesDropped.value()).toBeGreaterThan(0),
+      WAIT,
+    )
+    flood.destroy()
+    bob.destroy()
+    // Everything kept is written once the connections have left.
+    await vi.waitFor(
+      async () => expect(await store.loadSession('flooded', 'bob')).not.toBeNull(),
+      WAIT,
+    )
+    await server.close()
+    const seconds = (Date.now() - started) / 1000
+    const db = new Database(file, { readonly: true })
+    const { count } = db
+      .prepare("SELECT count(*) AS count FROM sessions WHERE room = 'flooded' AND user_id != 'bob'")
+      .get() as { count: number }
+    db.close()
+    // The burst, and what the rate refilled while it ran.
+    expect(count).toBeGreaterThan(0)
+    expect(count).toBeLessThanOrEqual(
+      SESSION_WRITE_BURST + Math.ceil(seconds * SESSION_WRITES_PER_SECOND),
+    )
+    expect(count).toBeLessThan(400)
+  })
+})
+
+describe('RoomSessions', () => {
+  it('keeps at most MAX_CACHED_SESSIONS in memory once they are written, and still finds the rest', async () => {
+    const store = SqliteStore.open({ file: ':memory:' })
+    const sessions = new RoomSessions('r', store)
+    const count = MAX_CACHED_SESSIONS + 500
+    // Each from a connection of its own, so that no write rate applies.
+    for (let i = 0; i < count; i++) expect(sessions.record(`u${i}`, `{"i":${i}}`, {})).toBe(true)
+    // Nothing is written yet: everything stays.
+    expect(sessions.cached).toBe(count)
+    await sessions.flush()
+    sessions.record('late', '{}', {})
+    expect(sessions.cached).toBeLessThanOrEqual(MAX_CACHED_SESSIONS)
+    expect(await sessions.lookup('u0')).toBe('{"i":0}')
+    expect(await sessions.lookup(`u${count - 1}`)).toBe(`{"i":${count - 1}}`)
+    await sessions.close()
+    await store.close()
+  })
+
+  it('lets one connection cause its burst of writes, then drops what goes over, reported once', async () => {
+    const store = SqliteStore.open({ file: ':memory:' })
+    const drops: boolean[] = []
+    const sessions = new RoomSessions('r', store, {
+      sessionWritesDropped: (_room, _by, first) => drops.push(first),
+    })
+    const connection = {}
+    const kept = Array.from({ length: SESSION_WRITE_BURST + 10 }, (_, i) =>
+      sessions.record(`u${i}`, '{}', connection),
+    )
+    expect(kept.filter((taken) => taken).length).toBeGreaterThanOrEqual(SESSION_WRITE_BURST)
+    expect(kept.filter((taken) => !taken).length).toBeGreaterThan(0)
+    expect(drops[0]).toBe(true)
+    expect(drops.slice(1).every((first) => !first)).toBe(true)
+    // A session already waiting to be written may change for free; another connection has its own.
+    expect(sessions.record('u0', '{"moved":1}', connection)).toBe(true)
+    expect(sessions.record('other', '{}', {})).toBe(true)
+    await sessions.close()
+    await store.close()
   })
 })
 

@@ -67,12 +67,9 @@ export const sendBoundsWithDefaults = (bounds: SendBounds = {}): Required<SendBo
 /**
  * A room's peer over a `ws` WebSocket.
  *
- * @example const peer = new SocketPeer(ws, { role: 'write', address }, bounds, hooks)
+ * @example const peer = new SocketPeer(ws, { role: 'write', user: 'ada' }, '10.0.0.7', bounds, hooks)
  */
 export class SocketPeer implements Peer {
-  readonly role: Role
-  readonly user: string | undefined
-  readonly address: string | undefined
   /** Replies asked for while over the bound, by kind, oldest first. */
   private readonly waiting = new Map<ReplyKind, () => Uint8Array | null>()
   /** The size of the last reply sent, which may exceed `closeAt` on its own. */
@@ -83,16 +80,24 @@ export class SocketPeer implements Peer {
 
   constructor(
     private readonly ws: WebSocket,
-    who: { readonly role: Role; readonly user?: string; readonly address?: string },
+    /** Who the connection is; read at each use, since a fresh token may change the role. */
+    private readonly who: { readonly role: Role; readonly user?: string | undefined },
+    /** The client's address. */
+    readonly address: string | undefined,
     private readonly bounds: Required<SendBounds>,
     private readonly hooks: SocketPeerHooks,
   ) {
-    this.role = who.role
-    this.user = who.user
-    this.address = who.address
     ws.on('pong', () => {
       this.answeredPing = true
     })
+  }
+
+  get role(): Role {
+    return this.who.role
+  }
+
+  get user(): string | undefined {
+    return this.who.user
   }
 
   /** Bytes handed to the socket that the client has not read yet. */

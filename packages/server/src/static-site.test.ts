@@ -29,6 +29,13 @@ writeFileSync(join(app, 'grammar.wasm'), new Uint8Array([0, 97, 115, 109]))
 writeFileSync(join(app, '.env'), 'SECRET=1')
 writeFileSync(join(dir, 'secret.txt'), 'not for the web')
 symlinkSync(join(dir, 'secret.txt'), join(app, 'linked.txt'))
+// Links inside the folder whose names look harmless but lead to hidden files and folders.
+mkdirSync(join(app, '.private'))
+writeFileSync(join(app, '.private', 'notes.txt'), 'PRIVATE NOTES')
+writeFileSync(join(app, '.private', 'index.html'), 'PRIVATE PAGE')
+symlinkSync('.env', join(app, 'visible-env.txt'))
+symlinkSync('.private', join(app, 'public'))
+symlinkSync(join(app, '.private', 'notes.txt'), join(app, 'assets', 'notes.txt'))
 
 const servers = useTestServers('site')
 const start = async (options: { authorize?: Authorize } = {}) => {
@@ -102,7 +109,7 @@ describe('TandemServer with a StaticSite', () => {
     expect(post.headers.allow).toBe('GET, HEAD')
   })
 
-  it('never serves a file outside the folder, a hidden file, or a link leading out', async () => {
+  it('never serves a file outside the folder, a hidden file, or a link leading out or to a hidden file', async () => {
     const { http } = await start()
     for (const path of [
       '/../secret.txt',
@@ -116,11 +123,20 @@ describe('TandemServer with a StaticSite', () => {
       '/index.html%00.js',
       '/%E0%A4%A.txt',
       '/linked.txt',
+      '/visible-env.txt',
+      '/public/notes.txt',
+      '/assets/notes.txt',
     ]) {
       const answer = await raw(http, path)
       expect(answer.status, path).toBe(404)
       expect(answer.body, path).not.toContain('not for the web')
       expect(answer.body, path).not.toContain('SECRET')
+      expect(answer.body, path).not.toContain('PRIVATE')
+    }
+    // A link to a hidden folder is no page either: an app route gets the app's own page.
+    for (const path of ['/public', '/public/', '/public/index.html']) {
+      const answer = await raw(http, path)
+      expect(answer.body, path).not.toContain('PRIVATE')
     }
   })
 

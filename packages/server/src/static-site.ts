@@ -4,9 +4,11 @@
  *
  * Paths are resolved inside the folder only: a path that is not valid percent-encoding, holds
  * a NUL or a backslash, names a hidden file (a segment starting with `.`, which also covers
- * `..`) or, once symbolic links are followed, leads outside the folder, is answered 404. A
- * path without a file extension that names no file is an app route (`/notes/today`) and gets
- * `index.html`, so the app can read its own URL.
+ * `..`) or, once symbolic links are followed, leads outside the folder or to a hidden file,
+ * is answered 404. Both rules hold for the path asked for and for the real path it resolves
+ * to (relative to the folder's real path): a link named `visible.txt` that points to `.env`
+ * serves nothing. A path without a file extension that names no file is an app route
+ * (`/notes/today`) and gets `index.html`, so the app can read its own URL.
  */
 import { createReadStream } from 'node:fs'
 import { realpath, stat } from 'node:fs/promises'
@@ -45,6 +47,9 @@ const IMMUTABLE = 'public, max-age=31536000, immutable'
 
 /** Everything else is revalidated on each use (cheaply, through its ETag). */
 const REVALIDATE = 'no-cache'
+
+/** Whether a path segment names a hidden file or folder (`.env`, `.git`, and `..`). */
+const isHidden = (segment: string): boolean => segment.startsWith('.')
 
 /** A file found for a request. */
 interface Found {
@@ -127,13 +132,7 @@ export class StaticSite {
       return null
     }
     const segments = decoded.split('/').filter((segment) => segment !== '')
-    if (
-      decoded.includes('\0') ||
-      decoded.includes('\\') ||
-      segments.some((segment) => segment.startsWith('.'))
-    ) {
-      return null
-    }
+    if (decoded.includes('\0') || decoded.includes('\\') || segments.some(isHidden)) return null
     const exact = await this.fileAt(join(this.root, ...segments))
     if (exact !== null) return exact
     const last = segments.at(-1) ?? ''
@@ -143,13 +142,21 @@ export class StaticSite {
   }
 
   /**
-   * The file at `file` when it is a regular file inside the folder, or null. With `orIndex`,
-   * falls back to the folder's own `index.html`.
+   * The file at `file` when it is a regular file inside the folder and, once links are
+   * followed, not hidden, or null. With `orIndex`, falls back to the folder's own `index.html`.
    */
   private async fileAt(file: string, orIndex = false): Promise<Found | null> {
     try {
       const real = await realpath(file)
+      // The link's own name was checked by `find`; what it leads to must pass the same rules.
       if (!real.startsWith(this.root + sep)) return null
+      if (
+        real
+          .slice(this.root.length + 1)
+          .split(sep)
+          .some(isHidden)
+      )
+        return null
       const info = await stat(real)
       if (info.isFile()) return { file: real, size: info.size, mtimeMs: info.mtimeMs }
       if (info.isDirectory()) return this.fileAt(join(real, 'index.html'), orIndex)

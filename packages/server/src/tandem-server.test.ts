@@ -129,6 +129,30 @@ describe('TandemServer with stock y-websocket clients', () => {
     expect(await probe.text()).toBe('this token may not open this room')
   })
 
+  it('refuses an upgrade to a room name with a control character with 400 and the reason', async () => {
+    const { url, server, store } = await start()
+    const reason =
+      'a room name cannot contain control characters (U+0000 to U+001F, U+007F to U+009F)'
+    for (const [path, shown] of [
+      ['/a%00b', '"a\\u0000b"'],
+      ['/line%0Abreak', '"line\\nbreak"'],
+      ['/del%7F', '"del\\u007f"'],
+      ['/c1%C2%85', '"c1\\u0085"'],
+    ]) {
+      expect(await upgradeAnswer(`${url}${path}`), path).toEqual({
+        status: 400,
+        body: `${reason}, got ${shown}`,
+      })
+      const probe = await fetch(`${url.replace('ws:', 'http:')}${path}`)
+      expect(probe.status, path).toBe(400)
+    }
+    expect(server.metrics.connectionsRefused.value({ reason: 'bad_request' })).toBe(4)
+    // The no-break space right after the C1 range is an ordinary character.
+    expect(await upgradeAnswer(`${url}/nbsp%C2%A0`)).toEqual({ status: 101, body: '' })
+    await server.close()
+    expect(await store.listRooms()).toEqual([])
+  })
+
   it('never stores or relays a read-only client’s updates, tells it why, and keeps it live', async () => {
     const authorize: Authorize = (request) => ({
       role: request.url?.includes('role=read') ? 'read' : 'write',

@@ -4,11 +4,25 @@
  */
 import { once } from 'node:events'
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
-import type { AddressInfo } from 'node:net'
+import type { AddressInfo, Socket } from 'node:net'
 import type { Duplex } from 'node:stream'
+import * as decoding from 'lib0/decoding'
 import { type WebSocket, WebSocketServer } from 'ws'
+import {
+  AuthCloseCode,
+  ConnectionAccess,
+  checkAccess,
+  TOKEN_EXPIRED_REASON,
+} from './connection-access.js'
 import { ConnectionLimits, clientAddress, type LimitRefusal } from './connection-limits.js'
 import { METRICS_CONTENT_TYPE } from './metrics.js'
+import {
+  checkDuration,
+  DEFAULT_HEADERS_TIMEOUT_MS,
+  headerTimeouts,
+  PendingSockets,
+} from './pending-sockets.js'
+import { MessageType } from './protocol.js'
 import {
   RATE_LIMIT_REASON,
   RateLimiter,
@@ -25,12 +39,19 @@ import { type SendBounds, SocketPeer, sendBoundsWithDefaults } from './socket-pe
 import type { StaticSite } from './static-site.js'
 import { checkRoom, type DocumentStore } from './storage/document-store.js'
 
-/** What a connection may do, and who it is. */
+/** What a connection may do, who it is, and until when. */
 export interface Authorization {
   /** `write` may change the document, `read` only follows it. */
   readonly role: Role
   /** The user's id, for sessions and logs. */
   readonly user?: string
+  /**
+   * When the access ends, in milliseconds since the epoch (a token's `exp` times 1000): the
+   * server then closes the connection with 4401 `token expired`, unless its client handed over
+   * a fresh token first (see `authorizeToken`). Without it, access lasts as long as the
+   * connection.
+   */
+  readonly expiresAt?: number
 }
 
 /** Thrown by an `authorize` hook to refuse a connection with an HTTP status and a reason. */
@@ -57,6 +78,13 @@ export type Authorize = (
   room: string,
 ) => Authorization | Promise<Authorization>
 
+/**
+ * Decides what a token handed over on an open connection of `room` allows (a message of type
+ * `MessageType.token`): returns its authorization, or throws an `AuthRefusal` (the connection
+ * is then closed with 4000 plus its status, 4401 or 4403, and its reason).
+ */
+export type AuthorizeToken = (token: string, room: string) => Authorization | Promise<Authorization>
+
 /** Something that logs, as pino does. */
 export interface Logger {
   /** Logs something worth knowing in normal operation. */
@@ -75,6 +103,13 @@ export interface TandemServerOptions {
   readonly store: DocumentStore
   /** Decides who may connect and with which role; without it everyone may write. */
   readonly authorize?: Authorize
+  /**
+   * Checks a fresh token a client hands over on its open connection (see `tokenAuth`, which
+   * gives this hook and `authorize` together). The fresh token must be for the connection's
+   * user; its role and expiry replace the connection's. Without this hook such messages are
+   * ignored, and a connection keeps the access it opened with.
+   */
+  readonly authorizeToken?: AuthorizeToken
   /** Largest message accepted, in bytes (default 32 MiB); a larger one closes its connection. */
   readonly maxMessageBytes?: number
   /** How long an empty room stays in memory (default 30 s). */
@@ -97,6 +132,19 @@ export interface TandemServerOptions {
    * reverse proxy (default false: the socket's peer address).
    */
   readonly trustProxy?: boolean
+  /**
+   * How long a request's headers may take to arrive, from the moment its socket connects, in
+   * milliseconds (default 10 s; `Infinity` for no bound). A slower socket is answered 408 and
+   * closed, within a second of the bound.
+   */
+  readonly headersTimeoutMs?: number
+  /**
+   * Sockets one client address may hold open before they become WebSocket connections (their
+   * upgrade request not arrived yet, or plain HTTP connections kept alive); default 50. One
+   * more is destroyed at once. Not applied with `trustProxy`, where every socket comes from
+   * the proxy.
+   */
+  readonly maxPendingSocketsPerIp?: number
   /** Per-connection rate limits (see `RateLimits` for the defaults); over one closes with 1008. */
   readonly rateLimits?: RateLimits
   /**
@@ -139,6 +187,8 @@ export class TandemServer {
   private readonly logger: Logger
   private readonly pinger: NodeJS.Timeout
   private readonly limits: ConnectionLimits
+  /** Sockets not upgraded yet, per address; null behind a trusted proxy. */
+  private readonly pending: PendingSockets | null
   private readonly rateLimits: Required<RateLimits>
   private readonly sendBounds: Required<SendBounds>
   /** Each connection's rate limiter. */
@@ -158,6 +208,12 @@ export class TandemServer {
     })
     this.rateLimits = rateLimitsWithDefaults(options.rateLimits, maxMessageBytes)
     this.sendBounds = sendBoundsWithDefaults(options.sendBuffer)
+    const headersTimeoutMs = checkDuration(
+      'headersTimeoutMs',
+      options.headersTimeoutMs ?? DEFAULT_HEADERS_TIMEOUT_MS,
+    )
+    const pending = new PendingSockets(options.maxPendingSocketsPerIp)
+    this.pending = options.trustProxy ? null : pending
     this.metrics = new ServerMetrics({
       connections: () => this.sockets.clients.size,
       rooms: () => this.rooms.names.length,
@@ -212,19 +268,34 @@ export class TandemServer {
           this.logger.error({ room, err: error }, 'a listener failed after an update was stored'),
         sessionStorageFailed: (room, error) =>
           this.logger.warn({ room, err: error }, 'could not read or write a session'),
+        sessionWritesDropped: (room, peer, first) => {
+          this.metrics.sessionWritesDropped.inc()
+          // Once per connection: the drops that follow are only counted.
+          if (first) {
+            this.logger.warn(
+              { room, user: peer.user },
+              'dropped sessions of a connection over its session write rate',
+            )
+          }
+        },
         relayFailed: (room, error) => this.logger.warn({ room, err: error }, 'relay failed'),
       },
     })
     this.sockets = new WebSocketServer({ noServer: true, maxPayload: maxMessageBytes })
     // Failures here are bugs, not one client's doing: log them, and keep the process up.
-    this.http = createServer((request, response) => {
+    this.http = createServer(headerTimeouts(headersTimeoutMs), (request, response) => {
       this.answerRequest(request, response).catch((error: unknown) => {
         this.logger.error({ err: error }, 'request failed')
         if (!response.headersSent) response.writeHead(500)
         response.end()
       })
     })
+    this.http.on('connection', (socket: Socket) => this.admitSocket(socket))
+    this.http.on('clientError', (error: NodeJS.ErrnoException, socket: Duplex) =>
+      this.answerClientError(error, socket as Socket),
+    )
     this.http.on('upgrade', (request: IncomingMessage, socket: Duplex, head: Buffer) => {
+      this.pending?.release(socket as Socket)
       this.answerUpgrade(request, socket, head).catch((error: unknown) => {
         this.logger.error({ err: error }, 'upgrade failed')
         socket.destroy()
@@ -259,6 +330,46 @@ export class TandemServer {
     for (const socket of this.sockets.clients) socket.close(1001, 'server shutting down')
     this.sockets.close()
     this.http.closeAllConnections()
+  }
+
+  /** Counts a new socket as pending; one over its address's cap is destroyed at once. */
+  private admitSocket(socket: Socket): void {
+    if (this.pending === null) return
+    const admission = this.pending.admit(socket)
+    if (admission === 'admitted') return
+    this.metrics.connectionsRefused.inc({ reason: 'pending_limit' })
+    // Once per address while it stays at its cap: a flood of sockets is not a flood of lines.
+    if (admission === 'refused') {
+      this.logger.warn(
+        { address: socket.remoteAddress, limit: this.pending.max },
+        'destroyed sockets over the pending limit of an address',
+      )
+    }
+    socket.destroy()
+  }
+
+  /**
+   * Answers a socket whose request could not be read, as Node does without a listener (400, or
+   * 431 for headers too large), and one whose headers took too long with 408, logged and
+   * counted; then closes it.
+   */
+  private answerClientError(error: NodeJS.ErrnoException, socket: Socket): void {
+    let status = error.code === 'HPE_HEADER_OVERFLOW' ? 431 : 400
+    if (error.code === 'ERR_HTTP_REQUEST_TIMEOUT') {
+      status = 408
+      this.logger.info(
+        { address: socket.remoteAddress },
+        'closed a socket whose request headers were too slow',
+      )
+      this.metrics.connectionsRefused.inc({ reason: 'headers_timeout' })
+    }
+    if (socket.writable && socket.bytesWritten === 0) {
+      socket.write(
+        `HTTP/1.1 ${status} ${STATUS_TEXT[status] ?? 'Error'}\r\nConnection: close\r\n\r\n`,
+      )
+    }
+    this.pending?.release(socket)
+    socket.destroy()
   }
 
   private async answerRequest(request: IncomingMessage, response: ServerResponse): Promise<void> {
@@ -309,7 +420,12 @@ export class TandemServer {
   ): Promise<void> {
     socket.on('error', () => socket.destroy())
     const refuse = (refusal: AuthRefusal | Refusal | LimitRefusal) => {
-      this.metrics.connectionsRefused.inc({ reason: causeOf(refusal) })
+      const cause = causeOf(refusal)
+      this.logger.info(
+        { status: refusal.status, reason: refusal.reason, cause, url: request.url?.slice(0, 200) },
+        'refused an upgrade',
+      )
+      this.metrics.connectionsRefused.inc({ reason: cause })
       refuseUpgrade(socket, refusal.status, refusal.reason)
     }
     if (this.closing) return refuse(new Refusal(503, 'server shutting down'))
@@ -342,16 +458,15 @@ export class TandemServer {
     | { refusal: AuthRefusal | Refusal | LimitRefusal }
   > {
     const prefix = this.options.site ? ROOM_PATH : '/'
-    const room = roomOf(request, prefix)
-    if (room === null) {
-      return { refusal: new Refusal(400, `the URL path must name a room: ${prefix}<room>`) }
-    }
+    const named = roomOf(request, prefix)
+    if ('reason' in named) return { refusal: new Refusal(400, named.reason) }
+    const { room } = named
     const tooMany = this.limits.checkAddress(address)
     if (tooMany) return { refusal: tooMany }
     try {
-      const authorization = this.options.authorize
-        ? await this.options.authorize(request, room)
-        : { role: 'write' as const }
+      const authorization: Authorization = this.options.authorize
+        ? checkAccess(await this.options.authorize(request, room))
+        : { role: 'write' }
       return { room, authorization }
     } catch (error) {
       if (error instanceof AuthRefusal) return { refusal: error }
@@ -370,7 +485,13 @@ export class TandemServer {
     // listener it would end the process.
     ws.on('error', (error) => this.logger.warn({ room: roomName, err: error }, 'connection error'))
     this.metrics.connectionsOpened.inc()
-    const peer = this.socketPeer(ws, roomName, authorization, address)
+    const access = new ConnectionAccess(authorization, () => {
+      this.logger.info({ room: roomName, user: access.user }, 'closed a connection: token expired')
+      this.metrics.tokenExpiredCloses.inc()
+      ws.close(AuthCloseCode.unauthorized, TOKEN_EXPIRED_REASON)
+    })
+    ws.once('close', () => access.dispose())
+    const peer = this.socketPeer(ws, roomName, access, address)
     this.connections.add(peer)
     ws.once('close', () => this.connections.delete(peer))
     const limiter = new RateLimiter(this.rateLimits)
@@ -380,12 +501,34 @@ export class TandemServer {
     let deliver = (data: Uint8Array) => {
       early.push(data)
     }
+    // Messages that arrive while a handed-over token is checked wait for its verdict, so that
+    // each is judged under the access its client meant.
+    let waiting: Uint8Array[] | null = null
+    const take = (data: Uint8Array): void => {
+      if (waiting !== null) {
+        waiting.push(data)
+        return
+      }
+      if (messageTypeOf(data) !== MessageType.token || !this.options.authorizeToken) {
+        deliver(data)
+        return
+      }
+      waiting = []
+      void this.takeToken(ws, access, roomName, data).then(() => {
+        const held = waiting ?? []
+        waiting = null
+        for (const data of held) {
+          if (ws.readyState !== ws.OPEN) break
+          take(data)
+        }
+      })
+    }
     ws.on('message', (data: Buffer) => {
       if (ws.readyState !== ws.OPEN) return
       this.metrics.bytesReceived.inc({}, data.length)
       const over = limiter.message(data.length)
       if (over) return this.closeForRate(peer, roomName, over)
-      deliver(new Uint8Array(data))
+      take(new Uint8Array(data))
     })
     let room: Room
     try {
@@ -426,6 +569,50 @@ export class TandemServer {
     )
   }
 
+  /**
+   * Checks the token of a `MessageType.token` message from `ws` and, when it is good and for
+   * the same user, makes its role and expiry the connection's; otherwise closes the connection
+   * with 4401 or 4403 and the reason. Never rejects.
+   */
+  private async takeToken(
+    ws: WebSocket,
+    access: ConnectionAccess,
+    room: string,
+    data: Uint8Array,
+  ): Promise<void> {
+    const refuse = (code: number, reason: string) => {
+      this.logger.warn({ room, user: access.user, reason }, 'refused a token handed over')
+      this.metrics.tokenRenewals.inc({ outcome: 'refused' })
+      ws.close(code, reason)
+    }
+    let token: string
+    try {
+      const decoder = decoding.createDecoder(data)
+      decoding.readVarUint(decoder)
+      token = decoding.readVarString(decoder)
+    } catch (error) {
+      this.logger.warn({ room, err: error }, 'malformed message')
+      this.metrics.malformedCloses.inc()
+      return ws.close(CloseCode.malformed, 'malformed message')
+    }
+    let fresh: Authorization
+    try {
+      fresh = checkAccess(await this.options.authorizeToken!(token, room))
+    } catch (error) {
+      if (error instanceof AuthRefusal) return refuse(4000 + error.status, error.reason)
+      this.logger.error({ room, err: error }, 'authorizeToken failed')
+      return ws.close(INTERNAL_ERROR, 'could not check the token')
+    }
+    if (ws.readyState !== ws.OPEN) return
+    const refused = access.renew(fresh)
+    if (refused !== null) return refuse(AuthCloseCode.forbidden, refused)
+    this.metrics.tokenRenewals.inc({ outcome: 'accepted' })
+    this.logger.debug(
+      { room, user: access.user, role: access.role, expiresAt: access.expiresAt },
+      'took a fresh token',
+    )
+  }
+
   /** Closes `peer`'s connection for going over the rate limit `kind`. */
   private closeForRate(peer: Peer, room: string, kind: RateLimitKind): void {
     this.logger.warn({ room, limit: kind }, 'closed a connection over its rate limit')
@@ -437,14 +624,17 @@ export class TandemServer {
     for (const peer of this.connections) peer.heartbeat()
   }
 
-  /** `ws` as a room's peer, its sends and closes counted and logged. */
+  /**
+   * `ws` as a room's peer, its sends and closes counted and logged; its role and user are
+   * `access`'s, which a fresh token may change.
+   */
   private socketPeer(
     ws: WebSocket,
     room: string,
-    { role, user }: Authorization,
+    access: ConnectionAccess,
     address: string,
   ): SocketPeer {
-    return new SocketPeer(ws, { role, user, address }, this.sendBounds, {
+    return new SocketPeer(ws, access, address, this.sendBounds, {
       sent: (bytes) => this.metrics.bytesSent.inc({}, bytes),
       closedUnread: (unsent) => {
         this.logger.warn({ room, unsent }, 'closed a connection that does not read')
@@ -454,6 +644,9 @@ export class TandemServer {
     })
   }
 }
+
+/** The WebSocket close code of a failure of the server itself. */
+const INTERNAL_ERROR = 1011
 
 /** A refusal that is not about auth: a bad URL, a failure of the server. */
 class Refusal {
@@ -467,6 +660,8 @@ const STATUS_TEXT: Record<number, string> = {
   400: 'Bad Request',
   401: 'Unauthorized',
   403: 'Forbidden',
+  408: 'Request Timeout',
+  431: 'Request Header Fields Too Large',
   429: 'Too Many Requests',
   500: 'Internal Server Error',
   503: 'Service Unavailable',
@@ -502,15 +697,37 @@ const refuseUpgrade = (socket: Duplex, status: number, reason: string): void => 
   )
 }
 
-/** The room a request's path names after `prefix` (URL-decoded), or null. */
-const roomOf = (request: IncomingMessage, prefix: string): string | null => {
+/**
+ * The room a request's path names after `prefix` (URL-decoded), or why it names none: the
+ * store's own rule (`checkRoom`) decides, so a name refused here is one no store would take.
+ */
+const roomOf = (
+  request: IncomingMessage,
+  prefix: string,
+): { room: string } | { reason: string } => {
+  const path = pathOf(request)
+  if (path === null || !path.startsWith(prefix) || path.length === prefix.length) {
+    return { reason: `the URL path must name a room: ${prefix}<room>` }
+  }
+  let room: string
   try {
-    const path = pathOf(request)
-    if (path === null || !path.startsWith(prefix)) return null
-    const room = decodeURIComponent(path.slice(prefix.length))
-    checkRoom(room)
-    return room
+    room = decodeURIComponent(path.slice(prefix.length))
   } catch {
-    return null
+    return { reason: 'the room name in the URL path is not valid percent-encoding' }
+  }
+  try {
+    checkRoom(room)
+  } catch (error) {
+    return { reason: error instanceof Error ? error.message : String(error) }
+  }
+  return { room }
+}
+
+/** The type of a message, or -1 when it has none (the room then refuses it as malformed). */
+const messageTypeOf = (data: Uint8Array): number => {
+  try {
+    return decoding.readVarUint(decoding.createDecoder(data))
+  } catch {
+    return -1
   }
 }

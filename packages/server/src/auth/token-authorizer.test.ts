@@ -48,6 +48,25 @@ describe('tokenAuthorizer on a TandemServer', () => {
     expect(await probe.text()).toBe('the token does not open the room "other"')
   })
 
+  it('refuses a token living longer than 30 days (401), unless the server allows more', async () => {
+    const { url } = await start()
+    const day = 24 * 3600
+    const iat = now()
+    const month = token({ iat, exp: iat + 31 * day })
+    expect(await upgrade(url, `/notes?token=${month}`)).toEqual({
+      status: 401,
+      body: `invalid token: lives too long: ${31 * day} s from issue to expiry, more than the ${30 * day} s allowed`,
+    })
+    const forever = token({ iat, exp: 1e308 })
+    expect((await upgrade(url, `/notes?token=${forever}`)).status).toBe(401)
+    const lenient = await servers.start({
+      authorize: tokenAuthorizer(SECRET, { maxLifetimeSeconds: 40 * day }),
+    })
+    expect((await upgrade(lenient.url, `/notes?token=${month}`)).status).toBe(101)
+    expect((await upgrade(lenient.url, `/notes?token=${forever}`)).status).toBe(401)
+    expect(() => tokenAuthorizer(SECRET, { maxLifetimeSeconds: -1 })).toThrow(RangeError)
+  })
+
   it('opens the rooms a pattern matches, and takes a Bearer header too', async () => {
     const { url } = await start()
     const team = token({ room: 'team/*' })

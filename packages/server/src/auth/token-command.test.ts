@@ -38,6 +38,12 @@ describe('tokenCommand', () => {
     expect(verifyToken(both, OTHER_SECRET, { now: NOW })).toEqual(claims)
     const hour = tokenCommand(args.slice(0, 6), { [SECRET_VARIABLE]: SECRET }, NOW)
     expect(verifyToken(hour, SECRET, { now: NOW }).exp).toBe(NOW + 3600)
+    const month = tokenCommand(
+      [...args.slice(0, 6), '--ttl', '2592000'],
+      { [SECRET_VARIABLE]: SECRET },
+      NOW,
+    )
+    expect(verifyToken(month, SECRET, { now: NOW }).exp).toBe(NOW + 2_592_000)
     expect(tokenCommand(['--help'], {})).toBe(TOKEN_USAGE)
   })
 
@@ -52,6 +58,12 @@ describe('tokenCommand', () => {
       [['--room', 'x', '--role', 'read', '--user', 'u', '--ttl', '0'], env, '--ttl must be'],
       [['--room', 'x', '--role', 'read', '--user', 'u', '--ttl', '1.5'], env, '--ttl must be'],
       [['--room', 'x', '--role', 'read', '--user', 'u', '--ttl=-3'], env, '--ttl must be'],
+      [
+        ['--room', 'x', '--role', 'read', '--user', 'u', '--ttl', '2592001'],
+        env,
+        '--ttl must be at most 2592000 seconds (30 days): servers refuse longer-lived tokens',
+      ],
+      [['--room', 'x', '--role', 'read', '--user', 'u', '--ttl', '1e308'], env, '--ttl must be'],
       [[...args, '--colour', 'blue'], env, "Unknown option '--colour'"],
       [[...args, 'extra'], env, 'extra'],
     ]

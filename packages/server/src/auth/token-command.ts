@@ -2,7 +2,7 @@
  * `tandem-server token`: mints a signed token from the command line.
  */
 import { parseArgs } from 'node:util'
-import { checkSecret, signToken } from './tokens.js'
+import { checkSecret, MAX_TOKEN_LIFETIME_SECONDS, signToken } from './tokens.js'
 
 /** The environment variable both `tandem-server` and `tandem-server token` take the secret from. */
 export const SECRET_VARIABLE = 'TANDEM_AUTH_SECRET'
@@ -11,7 +11,8 @@ export const SECRET_VARIABLE = 'TANDEM_AUTH_SECRET'
 export const TOKEN_USAGE = `usage: tandem-server token --room ROOM --role read|write --user USER [--ttl 3600] [--secret SECRET]
 
 Prints a token that opens the rooms matching ROOM (each * matches any run of characters)
-with the given role, for USER, for --ttl seconds. The secret is taken from the environment
+with the given role, for USER, for --ttl seconds (at most 2592000, 30 days, which is the
+longest lifetime servers accept). The secret is taken from the environment
 variable ${SECRET_VARIABLE} unless --secret is given; it must have at least 32 bytes.`
 
 /** A mistake in the command line: the caller prints it with the usage and exits with 2. */
@@ -70,6 +71,11 @@ export const tokenCommand = (
   const seconds = Number(ttl)
   if (!/^\d+$/.test(ttl ?? '') || !Number.isSafeInteger(seconds) || seconds <= 0) {
     throw new UsageError(`--ttl must be a positive whole number of seconds, got ${ttl}`)
+  }
+  if (seconds > MAX_TOKEN_LIFETIME_SECONDS) {
+    throw new UsageError(
+      `--ttl must be at most ${MAX_TOKEN_LIFETIME_SECONDS} seconds (30 days): servers refuse longer-lived tokens, got ${ttl}`,
+    )
   }
   try {
     return signToken({ room, role, sub: user, iat: now, exp: now + seconds }, secret)

@@ -7,6 +7,7 @@ import * as prng from 'lib0/prng'
 import { describe, expect, it } from 'vitest'
 import {
   checkSecret,
+  MAX_TOKEN_LIFETIME_SECONDS,
   roomMatches,
   signToken,
   type TokenClaims,
@@ -111,6 +112,38 @@ describe('signToken and verifyToken', () => {
     // By the clock: a token that expired a minute ago.
     const old = signToken({ ...CLAIMS, iat: 1, exp: Math.floor(Date.now() / 1000) - 60 }, SECRET)
     expect(() => verifyToken(old, SECRET)).toThrow(TokenError)
+  })
+
+  it('refuses a token that lives longer than the cap, 30 days unless the verifier says otherwise', () => {
+    const day = 24 * 3600
+    expect(MAX_TOKEN_LIFETIME_SECONDS).toBe(30 * day)
+    const month = signToken({ ...CLAIMS, exp: NOW + 30 * day }, SECRET)
+    expect(problemOf(month)).toBeNull()
+    const longer = signToken({ ...CLAIMS, exp: NOW + 30 * day + 1 }, SECRET)
+    expect(problemOf(longer)).toBe('lifetime')
+    expect(() => verifyToken(longer, SECRET, { now: NOW })).toThrow(
+      `lives too long: ${30 * day + 1} s from issue to expiry, more than the ${30 * day} s allowed`,
+    )
+    // The lifetime counts from `iat`, however little of it is left.
+    expect(problemOf(longer, NOW + 2 * day)).toBe('lifetime')
+    // Without `iat`, or with one in the future, from now.
+    const noIat = forge({ alg: 'HS256' }, { room: 'r', role: 'read', sub: 'a', exp: 1e308 })
+    expect(problemOf(noIat)).toBe('lifetime')
+    const fromNow = forge({ alg: 'HS256' }, { room: 'r', role: 'read', sub: 'a', exp: NOW + day })
+    expect(problemOf(fromNow)).toBeNull()
+    const future = signToken({ ...CLAIMS, iat: NOW + 365 * day, exp: NOW + 366 * day }, SECRET)
+    expect(problemOf(future)).toBe('lifetime')
+    // The cap is the verifier's to choose.
+    expect(verifyToken(longer, SECRET, { now: NOW, maxLifetimeSeconds: 31 * day }).sub).toBe('ada')
+    expect(() =>
+      verifyToken(signToken({ ...CLAIMS, exp: NOW + 61 }, SECRET), SECRET, {
+        now: NOW,
+        maxLifetimeSeconds: 60,
+      }),
+    ).toThrow(TokenError)
+    expect(() => verifyToken(month, SECRET, { now: NOW, maxLifetimeSeconds: 0 })).toThrow(
+      RangeError,
+    )
   })
 
   it('refuses malformed tokens and missing or ill-typed claims', () => {

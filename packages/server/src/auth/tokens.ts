@@ -1,8 +1,8 @@
 /**
  * Signed access tokens: JSON Web Tokens signed with HMAC-SHA256 (HS256) under a secret the
  * server and whoever mints tokens share. A token names a room pattern, a role and a user, and
- * expires. Only HS256 is accepted: `none` and every other algorithm are refused, so a token's
- * header can never choose how it is checked.
+ * expires, within a bounded lifetime. Only HS256 is accepted: `none` and every other algorithm
+ * are refused, so a token's header can never choose how it is checked.
  */
 import { createHmac, timingSafeEqual } from 'node:crypto'
 import type { Role } from '../room.js'
@@ -31,6 +31,7 @@ export type TokenProblem =
   | 'signature'
   | 'expired'
   | 'not-yet-valid'
+  | 'lifetime'
   | 'claims'
 
 /** Thrown by `verifyToken`: `problem` says why the token is refused, the message says more. */
@@ -52,6 +53,13 @@ export const MIN_SECRET_BYTES = 32
 
 /** The longest token accepted, in characters; longer input is refused before any work. */
 export const MAX_TOKEN_LENGTH = 8192
+
+/**
+ * The longest lifetime a token may have unless its verifier allows more: 30 days. A token is
+ * a key that cannot be taken back before it expires; one that never does (`exp` of 1e308)
+ * would open its rooms for good to whoever obtained it.
+ */
+export const MAX_TOKEN_LIFETIME_SECONDS = 30 * 24 * 3600
 
 const HEADER = base64url(JSON.stringify({ alg: 'HS256', typ: 'JWT' }))
 const BASE64URL = /^[A-Za-z0-9_-]+$/
@@ -177,12 +185,27 @@ const dateOf = (seconds: number): string => {
 export interface VerifyOptions {
   /** The current time in seconds since the epoch (default: the clock). */
   readonly now?: number
+  /**
+   * The longest lifetime accepted, in seconds (default `MAX_TOKEN_LIFETIME_SECONDS`, 30 days):
+   * from `iat` (or from now, when `iat` is missing or later) to `exp`.
+   */
+  readonly maxLifetimeSeconds?: number
+}
+
+/** Throws a `RangeError` unless `seconds` is a usable lifetime cap. */
+export const checkMaxLifetime = (seconds: number): void => {
+  if (!(typeof seconds === 'number' && seconds > 0 && !Number.isNaN(seconds))) {
+    throw new RangeError(
+      `a token lifetime cap must be a positive number of seconds, got ${seconds}`,
+    )
+  }
 }
 
 /**
- * The claims of `token` if it is an HS256 token signed under `secret`, well-formed, and valid
- * at `now`; otherwise throws a `TokenError` saying why. The signature is checked before the
- * claims are read, and in constant time. Claims other than those of `TokenClaims` are dropped.
+ * The claims of `token` if it is an HS256 token signed under `secret`, well-formed, valid at
+ * `now`, and not living longer than `maxLifetimeSeconds`; otherwise throws a `TokenError`
+ * saying why. The signature is checked before the claims are read, and in constant time.
+ * Claims other than those of `TokenClaims` are dropped.
  *
  * @example const { room, role, sub } = verifyToken(request.token, secret)
  */
@@ -192,6 +215,8 @@ export const verifyToken = (
   options: VerifyOptions = {},
 ): TokenClaims => {
   checkSecret(secret)
+  const maxLifetime = options.maxLifetimeSeconds ?? MAX_TOKEN_LIFETIME_SECONDS
+  checkMaxLifetime(maxLifetime)
   if (typeof token !== 'string') throw malformed(`expected a string, got ${typeof token}`)
   if (token.length > MAX_TOKEN_LENGTH) {
     throw malformed(`longer than ${MAX_TOKEN_LENGTH} characters`)
@@ -226,6 +251,14 @@ export const verifyToken = (
   if (now >= valid.exp) throw new TokenError('expired', `expired at ${dateOf(valid.exp)}`)
   if (valid.nbf !== undefined && now < valid.nbf) {
     throw new TokenError('not-yet-valid', `not valid before ${dateOf(valid.nbf)}`)
+  }
+  // From issue to expiry; an issue time in the future counts from now, or it would stretch it.
+  const lifetime = valid.exp - Math.min(valid.iat ?? now, now)
+  if (lifetime > maxLifetime) {
+    throw new TokenError(
+      'lifetime',
+      `lives too long: ${Math.ceil(lifetime)} s from issue to expiry, more than the ${maxLifetime} s allowed`,
+    )
   }
   return {
     room: valid.room,

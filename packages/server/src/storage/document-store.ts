@@ -36,7 +36,11 @@ export interface DocumentStore {
    * log's size after it.
    */
   compact(room: string): Promise<LogSize>
-  /** Keeps `session` (an opaque JSON string) as `user`'s last session in `room`. */
+  /**
+   * Keeps `session` (an opaque JSON string) as `user`'s last session in `room`. A store keeps
+   * a bounded number of sessions per room (`DEFAULT_MAX_SESSIONS_PER_ROOM` unless opened with
+   * another cap): a new user's session past it drops the least recently saved ones.
+   */
   saveSession(room: string, user: string, session: string): Promise<void>
   /** `user`'s last session in `room`, or null. */
   loadSession(room: string, user: string): Promise<string | null>
@@ -60,13 +64,42 @@ export class StorageError extends Error {
   }
 }
 
+/**
+ * The sessions a store keeps per room unless opened with another cap: enough for every user
+ * a room sees in practice, few enough that a flood of made-up users cannot fill the disk.
+ */
+export const DEFAULT_MAX_SESSIONS_PER_ROOM = 10_000
+
+/** Throws a `RangeError` unless `max` is a usable cap on sessions per room; returns it. */
+export const checkMaxSessions = (max: number): number => {
+  if (!(max === Number.POSITIVE_INFINITY || (Number.isSafeInteger(max) && max > 0))) {
+    throw new RangeError(`maxSessionsPerRoom must be a positive integer or Infinity, got ${max}`)
+  }
+  return max
+}
+
 /** The longest room name accepted, in UTF-16 units. */
 export const MAX_ROOM_LENGTH = 512
 
 /** Half of a surrogate pair without its other half (pairs match as one code point). */
 const LONE_SURROGATE = /\p{Cs}/u
 
-/** Throws a `TypeError` unless `room` is a usable room name. */
+/** Control characters (Unicode's Cc): C0 (U+0000 to U+001F), DEL (U+007F), C1 (U+0080 to U+009F). */
+const CONTROL = /\p{Cc}/u
+
+/** `room` quoted for a message, control characters escaped (JSON leaves DEL and C1 raw). */
+const shown = (room: unknown): string =>
+  (JSON.stringify(room) ?? String(room))
+    .slice(0, 80)
+    .replace(/\p{Cc}/gu, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`)
+
+/**
+ * Throws a `TypeError` saying why unless `room` is a usable room name: well-formed text of 1
+ * to `MAX_ROOM_LENGTH` UTF-16 units without control characters. Every store applies this one
+ * rule, so a name one store takes every store takes.
+ *
+ * @example checkRoom('team/notes') // fine; checkRoom('a\u0000b') // throws
+ */
 export const checkRoom = (room: string): void => {
   // A lone surrogate would be stored as U+FFFD, making two names one room.
   if (
@@ -76,7 +109,14 @@ export const checkRoom = (room: string): void => {
     LONE_SURROGATE.test(room)
   ) {
     throw new TypeError(
-      `a room name must be well-formed text of 1 to ${MAX_ROOM_LENGTH} characters, got ${JSON.stringify(room)?.slice(0, 80)}`,
+      `a room name must be well-formed text of 1 to ${MAX_ROOM_LENGTH} characters, got ${shown(room)}`,
+    )
+  }
+  // PostgreSQL's text cannot hold NUL, and no name needs a control character: one rule for
+  // every store, rather than names that open on SQLite and fail on PostgreSQL.
+  if (CONTROL.test(room)) {
+    throw new TypeError(
+      `a room name cannot contain control characters (U+0000 to U+001F, U+007F to U+009F), got ${shown(room)}`,
     )
   }
 }

@@ -7,12 +7,14 @@ import { Pool } from 'pg'
 import { afterAll, afterEach, describe, expect, it } from 'vitest'
 import * as Y from 'yjs'
 import { neededServices, POSTGRES_URL } from '../testing/services.js'
-import { describeDocumentStore } from '../testing/store-contract.js'
+import { describeDocumentStore, type OpenStore } from '../testing/store-contract.js'
 import { StorageError } from './document-store.js'
 import { PostgresStore } from './postgres-store.js'
 
 const DATABASE_URL = POSTGRES_URL
 const SCHEMA = `tandem_test_${process.pid}_${Date.now().toString(36)}`
+
+type OpenOptions = Parameters<OpenStore>[0]
 
 const unavailable = await neededServices('the PostgresStore tests', { postgres: true })
 
@@ -21,9 +23,13 @@ describe.skipIf(unavailable !== null)('PostgresStore on a real database', () => 
   const opened: PostgresStore[] = []
 
   /** A store on this run's schema; `fresh` drops the schema first. */
-  const open = async ({ fresh }: { fresh: boolean }) => {
+  const open = async ({ fresh, maxSessionsPerRoom }: OpenOptions) => {
     if (fresh) await admin.query(`DROP SCHEMA IF EXISTS "${SCHEMA}" CASCADE`)
-    return PostgresStore.open({ connectionString: DATABASE_URL, schema: SCHEMA })
+    return PostgresStore.open({
+      connectionString: DATABASE_URL,
+      schema: SCHEMA,
+      maxSessionsPerRoom,
+    })
   }
 
   const openStore = async (fresh: boolean) => {

@@ -6,7 +6,8 @@
  *   ordering by it gives append order.
  * - `rooms(room, updates, bytes)`: the size of each room's log, kept in step with `updates` by
  *   the same statement or transaction that changes the log, so `append` answers in one round trip.
- * - `sessions(room, user_id, data, updated_at)` and `meta(room, key, value)`.
+ * - `sessions(room, user_id, data, updated_at)`, at most a cap of rows per room (saving a new
+ *   user's session past it deletes the least recently saved), and `meta(room, key, value)`.
  *
  * Compaction deletes a room's rows and reads them back in one statement, then inserts their
  * merge under the largest `seq` it deleted, all in one transaction: rows appended meanwhile (by
@@ -15,7 +16,9 @@
  */
 import { Client, DatabaseError, Pool, type PoolClient, type QueryResultRow } from 'pg'
 import {
+  checkMaxSessions,
   checkRoom,
+  DEFAULT_MAX_SESSIONS_PER_ROOM,
   type DocumentStore,
   type LogSize,
   StorageError,
@@ -33,6 +36,11 @@ export interface PostgresStoreOptions {
   readonly maxConnections?: number
   /** How long to wait for a connection before failing, in milliseconds: 10 000 unless given. */
   readonly connectTimeoutMs?: number
+  /**
+   * The most sessions kept per room: `DEFAULT_MAX_SESSIONS_PER_ROOM` unless given. Saving a new
+   * user's session past it deletes the least recently saved ones.
+   */
+  readonly maxSessionsPerRoom?: number | undefined
   /**
    * Told when an idle connection breaks (the database restarted, say). The pool replaces it and
    * the next call reports any lasting problem itself; unless given, these go to `console.warn`.
@@ -92,6 +100,10 @@ const statements = (schema: string) => {
         PRIMARY KEY (room, key)
       )`,
     ],
+    // Made with the tables; a schema made before it trims sessions without it, sorting the room's.
+    createIndexes: [
+      `CREATE INDEX IF NOT EXISTS sessions_by_age ON ${s}.sessions (room, updated_at)`,
+    ],
     load: `SELECT data FROM ${s}.updates WHERE room = $1 ORDER BY seq`,
     append: `
       WITH added AS (
@@ -119,9 +131,15 @@ const statements = (schema: string) => {
       WHERE room = $1
       RETURNING updates, bytes`,
     saveSession: `
-      INSERT INTO ${s}.sessions (room, user_id, data) VALUES ($1, $2, $3)
+      INSERT INTO ${s}.sessions AS kept (room, user_id, data, updated_at)
+      VALUES ($1, $2, $3, clock_timestamp())
       ON CONFLICT (room, user_id) DO UPDATE
-        SET data = excluded.data, updated_at = now()`,
+        SET data = excluded.data, updated_at = excluded.updated_at
+      RETURNING (kept.xmax = 0) AS inserted`,
+    trimSessions: `
+      DELETE FROM ${s}.sessions WHERE room = $1 AND user_id IN (
+        SELECT user_id FROM ${s}.sessions WHERE room = $1
+        ORDER BY updated_at DESC, user_id DESC OFFSET $2)`,
     loadSession: `SELECT data FROM ${s}.sessions WHERE room = $1 AND user_id = $2`,
     setMeta: `
       INSERT INTO ${s}.meta (room, key, value) VALUES ($1, $2, $3)
@@ -220,7 +238,7 @@ const createTables = async (client: PoolClient, schema: string, sql: Statements)
     await client.query('SELECT pg_advisory_xact_lock($1)', [SETUP_LOCK])
     const exists = await client.query(sql.schemaExists, [schema])
     if (exists.rowCount === 0) await client.query(sql.createSchema)
-    for (const create of sql.createTables) await client.query(create)
+    for (const create of [...sql.createTables, ...sql.createIndexes]) await client.query(create)
     await client.query('COMMIT')
   } catch (error) {
     await client.query('ROLLBACK').catch(() => {})
@@ -241,19 +259,24 @@ export class PostgresStore implements DocumentStore {
   readonly #schema: string
   /** `host:port`, for messages. */
   readonly #address: string
+  readonly #maxSessions: number
   #closing: Promise<void> | null = null
 
-  private constructor(pool: Pool, schema: string, address: string) {
+  private constructor(pool: Pool, schema: string, address: string, maxSessions: number) {
     this.#pool = pool
     this.#schema = schema
     this.#sql = statements(schema)
     this.#address = address
+    this.#maxSessions = maxSessions
   }
 
   /** Connects, creating the schema and tables if missing; rejects with a `StorageError`. */
   static async open(options: PostgresStoreOptions): Promise<PostgresStore> {
     const schema = options.schema ?? 'public'
     checkSchema(schema)
+    const maxSessions = checkMaxSessions(
+      options.maxSessionsPerRoom ?? DEFAULT_MAX_SESSIONS_PER_ROOM,
+    )
     const address = addressOf(options.connectionString)
     const pool = new Pool({
       connectionString: options.connectionString,
@@ -262,7 +285,7 @@ export class PostgresStore implements DocumentStore {
     })
     const onIdleError = options.onIdleError ?? ((error) => console.warn(error.message))
     pool.on('error', (error) => onIdleError(databaseError(address, 'keep a connection', error)))
-    const store = new PostgresStore(pool, schema, address)
+    const store = new PostgresStore(pool, schema, address, maxSessions)
     try {
       await store.#withClient('create its tables', (client) =>
         createTables(client, schema, store.#sql),
@@ -309,7 +332,15 @@ export class PostgresStore implements DocumentStore {
     checkRoomName(room)
     checkText('a user', user)
     checkText('a session', session)
-    await this.#query('save a session', this.#sql.saveSession, [room, user, session])
+    const [saved] = await this.#query<{ inserted: boolean }>(
+      'save a session',
+      this.#sql.saveSession,
+      [room, user, session],
+    )
+    // Only a new user's session can bring the room over its cap.
+    if (saved?.inserted && this.#maxSessions !== Number.POSITIVE_INFINITY) {
+      await this.#query('trim the sessions', this.#sql.trimSessions, [room, this.#maxSessions])
+    }
   }
 
   async loadSession(room: string, user: string): Promise<string | null> {

@@ -11,9 +11,9 @@ const dir = mkdtempSync(join(tmpdir(), 'tandem-sqlite-'))
 afterAll(() => rmSync(dir, { recursive: true, force: true }))
 
 const file = join(dir, 'nested', 'store.sqlite')
-describeDocumentStore('SqliteStore', async ({ fresh }) => {
+describeDocumentStore('SqliteStore', async ({ fresh, maxSessionsPerRoom }) => {
   if (fresh) for (const suffix of ['', '-wal', '-shm']) rmSync(file + suffix, { force: true })
-  return SqliteStore.open({ file })
+  return SqliteStore.open({ file, maxSessionsPerRoom })
 })
 
 describe('SqliteStore', () => {

@@ -9,7 +9,9 @@ import { mkdirSync } from 'node:fs'
 import { dirname } from 'node:path'
 import Database from 'better-sqlite3'
 import {
+  checkMaxSessions,
   checkRoom,
+  DEFAULT_MAX_SESSIONS_PER_ROOM,
   type DocumentStore,
   type LogSize,
   StorageError,
@@ -36,6 +38,7 @@ const SCHEMA = `
     updated_at INTEGER NOT NULL,
     PRIMARY KEY (room, user_id)
   );
+  CREATE INDEX IF NOT EXISTS sessions_by_age ON sessions (room, updated_at);
   CREATE TABLE IF NOT EXISTS meta (
     room TEXT NOT NULL,
     key TEXT NOT NULL,
@@ -54,6 +57,8 @@ const EMPTY: LogSize = { updates: 0, bytes: 0 }
 export class SqliteStore implements DocumentStore {
   /** Appends waiting for the next commit (see `append`). */
   private uncommitted: PendingAppend[] = []
+  /** The `updated_at` of the last session saved: each later one gets a later time. */
+  private lastSessionTime = 0
 
   private readonly statements
 
@@ -61,6 +66,8 @@ export class SqliteStore implements DocumentStore {
     private readonly db: Database.Database,
     /** The SQLite file. */
     readonly file: string,
+    /** The most sessions kept per room; saving a new user's drops the least recently saved. */
+    readonly maxSessionsPerRoom: number,
   ) {
     this.statements = {
       insert: db.prepare('INSERT INTO updates (room, data) VALUES (?, ?)'),
@@ -79,9 +86,16 @@ export class SqliteStore implements DocumentStore {
          WHERE room = @room RETURNING updates, bytes`,
       ),
       rooms: db.prepare('SELECT room FROM rooms ORDER BY room'),
-      saveSession: db.prepare(
-        `INSERT INTO sessions (room, user_id, data, updated_at) VALUES (?, ?, ?, ?)
-         ON CONFLICT (room, user_id) DO UPDATE SET data = excluded.data, updated_at = excluded.updated_at`,
+      updateSession: db.prepare(
+        'UPDATE sessions SET data = ?, updated_at = ? WHERE room = ? AND user_id = ?',
+      ),
+      insertSession: db.prepare(
+        'INSERT INTO sessions (room, user_id, data, updated_at) VALUES (?, ?, ?, ?)',
+      ),
+      trimSessions: db.prepare(
+        `DELETE FROM sessions WHERE room = @room AND rowid IN (
+           SELECT rowid FROM sessions WHERE room = @room
+           ORDER BY updated_at DESC, rowid DESC LIMIT -1 OFFSET @keep)`,
       ),
       loadSession: db.prepare('SELECT data FROM sessions WHERE room = ? AND user_id = ?'),
       setMeta: db.prepare(
@@ -95,13 +109,18 @@ export class SqliteStore implements DocumentStore {
 
   /**
    * Opens (creating it and its folder if needed) the SQLite file `file`, or an in-memory
-   * database for `':memory:'`. Throws a `StorageError` when the file cannot be opened.
+   * database for `':memory:'`, keeping at most `maxSessionsPerRoom` sessions per room
+   * (default `DEFAULT_MAX_SESSIONS_PER_ROOM`). Throws a `StorageError` when the file cannot be
+   * opened, and a `RangeError` for an unusable cap.
    */
-  static open(options: { file: string }): SqliteStore {
+  static open(options: { file: string; maxSessionsPerRoom?: number | undefined }): SqliteStore {
     const { file } = options
     if (typeof file !== 'string' || file === '') {
       throw new TypeError(`SqliteStore needs a file path, got ${JSON.stringify(file)}`)
     }
+    const maxSessions = checkMaxSessions(
+      options.maxSessionsPerRoom ?? DEFAULT_MAX_SESSIONS_PER_ROOM,
+    )
     try {
       if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true })
       const db = new Database(file)
@@ -109,7 +128,7 @@ export class SqliteStore implements DocumentStore {
       db.pragma('synchronous = FULL')
       db.pragma('busy_timeout = 5000')
       db.exec(SCHEMA)
-      return new SqliteStore(db, file)
+      return new SqliteStore(db, file, maxSessions)
     } catch (error) {
       throw new StorageError(`cannot open the SQLite store at ${file}: ${messageOf(error)}`, {
         cause: error,
@@ -160,9 +179,24 @@ export class SqliteStore implements DocumentStore {
     )
   }
 
+  /**
+   * Keeps `session` as `user`'s in `room`; a new user's session past the room's cap drops the
+   * least recently saved ones, in the same transaction.
+   */
   async saveSession(room: string, user: string, session: string): Promise<void> {
     checkRoom(room)
-    this.run(() => this.statements.saveSession.run(room, user, session, Date.now()))
+    // Strictly later than the last one, so that "least recently saved" is never a tie.
+    const now = Math.max(Date.now(), this.lastSessionTime + 1)
+    this.lastSessionTime = now
+    this.run(
+      this.db.transaction(() => {
+        if (this.statements.updateSession.run(session, now, room, user).changes > 0) return
+        this.statements.insertSession.run(room, user, session, now)
+        if (this.maxSessionsPerRoom !== Number.POSITIVE_INFINITY) {
+          this.statements.trimSessions.run({ room, keep: this.maxSessionsPerRoom })
+        }
+      }),
+    )
   }
 
   async loadSession(room: string, user: string): Promise<string | null> {

@@ -80,6 +80,46 @@ export class ServerProcess {
     })
   }
 
+  /**
+   * Closes the reading end of the process's stdout and stderr, as `tandem-server ... | head -1`
+   * does once `head` has its line: every later write of the process fails with EPIPE.
+   */
+  closeOutput(): void {
+    this.process?.child.stdout?.destroy()
+    this.process?.child.stderr?.destroy()
+  }
+
+  /**
+   * Stops reading the process's stdout and stderr, as a reader that hangs would: once the
+   * pipes are full, every later write of the process would have to wait.
+   */
+  stopReadingOutput(): void {
+    this.process?.child.stdout?.pause()
+    this.process?.child.stderr?.pause()
+  }
+
+  /**
+   * Sends `signal` and resolves with the exit code (null if signalled). A process still running
+   * `withinMs` later is killed with SIGKILL and the promise rejects, so a process that hangs
+   * fails its test rather than outliving it.
+   */
+  async stop(signal: NodeJS.Signals, withinMs = 20_000): Promise<number | null> {
+    const running = this.process
+    if (!running) return null
+    let timer: NodeJS.Timeout | undefined
+    const hung = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => {
+        running.child.kill('SIGKILL')
+        reject(new Error(`the server did not exit within ${withinMs} ms of ${signal}`))
+      }, withinMs)
+    })
+    try {
+      return await Promise.race([this.kill(signal), hung])
+    } finally {
+      clearTimeout(timer)
+    }
+  }
+
   /** Sends `signal` and waits for the exit; resolves with the exit code (null if signalled). */
   async kill(signal: NodeJS.Signals): Promise<number | null> {
     const running = this.process

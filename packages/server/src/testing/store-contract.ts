@@ -6,8 +6,14 @@ import { afterEach, describe, expect, it } from 'vitest'
 import * as Y from 'yjs'
 import type { DocumentStore } from '../storage/document-store.js'
 
-/** How the contract opens a store: `fresh` empties the backend first; without it, reopens. */
-export type OpenStore = (options: { fresh: boolean }) => Promise<DocumentStore>
+/**
+ * How the contract opens a store: `fresh` empties the backend first; without it, reopens.
+ * `maxSessionsPerRoom`, when given, is the store's cap on sessions kept per room.
+ */
+export type OpenStore = (options: {
+  fresh: boolean
+  maxSessionsPerRoom?: number
+}) => Promise<DocumentStore>
 
 /** The text of a room rebuilt from `updates`. */
 const textOf = (updates: readonly Uint8Array[]): string => {
@@ -40,8 +46,8 @@ const writer = () => {
 export const describeDocumentStore = (name: string, open: OpenStore): void => {
   describe(`${name}: the DocumentStore contract`, () => {
     const opened: DocumentStore[] = []
-    const openStore = async (fresh: boolean) => {
-      const store = await open({ fresh })
+    const openStore = async (fresh: boolean, maxSessionsPerRoom?: number) => {
+      const store = await open({ fresh, maxSessionsPerRoom })
       opened.push(store)
       return store
     }
@@ -166,11 +172,62 @@ export const describeDocumentStore = (name: string, open: OpenStore): void => {
       expect(await store.getMeta('r', 'title')).toBeNull()
     })
 
+    it('keeps at most its cap of sessions per room, dropping the least recently saved', async () => {
+      const store = await openStore(true, 3)
+      // Apart in time, so that "least recently" is never a tie.
+      const save = async (room: string, user: string, session: string) => {
+        await store.saveSession(room, user, session)
+        await new Promise((resolve) => setTimeout(resolve, 5))
+      }
+      for (const user of ['a', 'b', 'c']) await save('r', user, `{"${user}":1}`)
+      await save('r', 'a', '{"a":2}')
+      await save('r', 'd', '{"d":1}')
+      expect(await store.loadSession('r', 'b')).toBeNull()
+      expect(await store.loadSession('r', 'a')).toBe('{"a":2}')
+      expect(await store.loadSession('r', 'c')).toBe('{"c":1}')
+      expect(await store.loadSession('r', 'd')).toBe('{"d":1}')
+      // Updating a kept session drops nothing; each room has its own cap.
+      await save('r', 'c', '{"c":2}')
+      for (const user of ['a', 'b', 'c', 'd']) await save('s', user, '{}')
+      expect(await store.loadSession('r', 'a')).toBe('{"a":2}')
+      expect(await store.loadSession('s', 'a')).toBeNull()
+      expect(await store.loadSession('s', 'd')).toBe('{}')
+      await save('r', 'e', '{"e":1}')
+      expect(await store.loadSession('r', 'a')).toBeNull()
+      expect(await store.loadSession('r', 'c')).toBe('{"c":2}')
+    })
+
     it('refuses bad room names with a TypeError', async () => {
       const store = await openStore(true)
       await expect(store.load('')).rejects.toThrow(TypeError)
       await expect(store.append('x'.repeat(600), new Uint8Array([0, 0]))).rejects.toThrow(TypeError)
       await expect(store.load('half \ud800 a pair')).rejects.toThrow(TypeError)
+    })
+
+    it('refuses room names with control characters (C0, DEL, C1) on every call, with a TypeError', async () => {
+      const store = await openStore(true)
+      const update = writer().type(0, 'x')[0]!
+      const reason = /a room name cannot contain control characters/
+      for (const room of [
+        'a\0b',
+        'line\nbreak',
+        'tab\t',
+        'bell\u0007',
+        'del\u007f',
+        'c1\u0085',
+        'c1\u009f',
+      ]) {
+        await expect(store.load(room), JSON.stringify(room)).rejects.toThrow(TypeError)
+        await expect(store.append(room, update), JSON.stringify(room)).rejects.toThrow(reason)
+        await expect(store.compact(room)).rejects.toThrow(reason)
+        await expect(store.saveSession(room, 'ada', '{}')).rejects.toThrow(reason)
+        await expect(store.loadSession(room, 'ada')).rejects.toThrow(reason)
+        await expect(store.setMeta(room, 'title', 'x')).rejects.toThrow(reason)
+        await expect(store.getMeta(room, 'title')).rejects.toThrow(reason)
+      }
+      // Printable text beyond ASCII is fine, the no-break space after C1 included.
+      await store.append('caf\u00e9 \u00a0 \u6587\u66f8 \ud83d\ude00', update)
+      expect(await store.listRooms()).toEqual(['caf\u00e9 \u00a0 \u6587\u66f8 \ud83d\ude00'])
     })
   })
 }
