@@ -9,7 +9,7 @@
  */
 import { join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { type Logger, SqliteStore, StaticSite, TandemServer, tokenAuthorizer } from '@tandem/server'
+import { type Logger, SqliteStore, StaticSite, TandemServer, tokenAuth } from '@tandem/server'
 import { build } from 'vite'
 
 const appDir = fileURLToPath(new URL('..', import.meta.url))
@@ -51,7 +51,7 @@ const main = async () => {
     store,
     site,
     logger,
-    ...(secret ? { authorize: tokenAuthorizer(secret) } : {}),
+    ...(secret ? tokenAuth(secret) : {}),
   })
   const listening = await server.listen(port, host)
   const shown = host === '0.0.0.0' || host === '::' ? 'localhost' : host

@@ -15,6 +15,7 @@ export const SERVER_USAGE = `usage: tandem-server [--port 1234] [--host 127.0.0.
                      [--max-message-bytes 33554432] [--max-messages-per-second 100]
                      [--max-bytes-per-second 1048576]
                      [--headers-timeout-ms 10000] [--max-pending-sockets-per-ip 50]
+                     [--hide-read-only-presence]
        tandem-server token --room ROOM --role read|write --user USER [--ttl 3600]
        tandem-server backup --data ./data --out FILE
        tandem-server token --help | tandem-server backup --help`
@@ -39,6 +40,7 @@ export interface ServerOptions {
     readonly headersTimeoutMs: number | undefined
     readonly maxPendingSocketsPerIp: number | undefined
     readonly maxMessageBytes: number | undefined
+    readonly hideReadOnlyPresence: boolean
     readonly rateLimits: {
       readonly messagesPerSecond: number | undefined
       readonly bytesPerSecond: number | undefined
@@ -117,6 +119,7 @@ export const parseServerArgs = (
       headersTimeoutMs: limit(values, 'headers-timeout-ms'),
       maxPendingSocketsPerIp: limit(values, 'max-pending-sockets-per-ip'),
       maxMessageBytes: limit(values, 'max-message-bytes'),
+      hideReadOnlyPresence: values['hide-read-only-presence'],
       rateLimits: {
         messagesPerSecond: limit(values, 'max-messages-per-second'),
         bytesPerSecond: limit(values, 'max-bytes-per-second'),
@@ -142,6 +145,7 @@ const parse = (args: readonly string[]) =>
       'max-connections-per-room': { type: 'string' },
       'max-connections-per-ip': { type: 'string' },
       'trust-proxy': { type: 'boolean', default: false },
+      'hide-read-only-presence': { type: 'boolean', default: false },
       'headers-timeout-ms': { type: 'string' },
       'max-pending-sockets-per-ip': { type: 'string' },
       'max-message-bytes': { type: 'string' },

@@ -1,0 +1,34 @@
+/**
+ * The command line of `tandem-server`: flags become the options the server is built with.
+ */
+import { describe, expect, it } from 'vitest'
+import { UsageError } from './auth/token-command.js'
+import { parseServerArgs, type ServerOptions } from './cli-options.js'
+
+const parse = (args: string[]) => parseServerArgs(args, {}) as ServerOptions
+
+describe('parseServerArgs', () => {
+  it('turns the limit flags into the server options, leaving the defaults to the server', () => {
+    const options = parse([
+      '--max-connections-per-ip',
+      '20',
+      '--max-messages-per-second',
+      'Infinity',
+      '--hide-read-only-presence',
+    ])
+    expect(options.limits).toMatchObject({
+      maxConnectionsPerIp: 20,
+      maxConnectionsPerRoom: undefined,
+      hideReadOnlyPresence: true,
+      rateLimits: { messagesPerSecond: Number.POSITIVE_INFINITY, bytesPerSecond: undefined },
+    })
+    expect(parse([]).limits.hideReadOnlyPresence).toBe(false)
+  })
+
+  it('refuses a bad limit or an unknown flag with a UsageError saying what is wrong', () => {
+    expect(() => parse(['--max-connections-per-ip', '0'])).toThrow(
+      new UsageError('--max-connections-per-ip must be a positive integer or Infinity, got 0'),
+    )
+    expect(() => parse(['--hide-presence'])).toThrow(UsageError)
+  })
+})
