@@ -8,12 +8,20 @@
  *   the same statement or transaction that changes the log, so `append` answers in one round trip.
  * - `sessions(room, user_id, data, updated_at)` and `meta(room, key, value)`.
  *
+ * Appends are written in batches (see append-batches.ts): every append of one turn of the event
+ * loop, of any room, goes in one statement, so one round trip and one commit, that inserts the
+ * rows from arrays and adds to each room's counters; several batches are on their way at once.
+ * A batch takes its rooms' counter rows in one fixed order of room names, so two batches
+ * writing to the same rooms (from this process or another) wait for each other instead of
+ * deadlocking.
+ *
  * Compaction deletes a room's rows and reads them back in one statement, then inserts their
  * merge under the largest `seq` it deleted, all in one transaction: rows appended meanwhile (by
  * any process) are simply not part of the delete, so nothing is lost. Compactions of one room
  * are serialized across processes by a transaction-scoped advisory lock.
  */
 import { Client, DatabaseError, Pool, type PoolClient, type QueryResultRow } from 'pg'
+import { AppendBatches, type BatchedAppend } from './append-batches.js'
 import {
   checkRoom,
   type DocumentStore,
@@ -93,16 +101,21 @@ const statements = (schema: string) => {
       )`,
     ],
     load: `SELECT data FROM ${s}.updates WHERE room = $1 ORDER BY seq`,
-    append: `
+    // $1, $2: each append's room and update, in order; $3, $4, $5: each room's count of
+    // appends and their bytes, rooms in the order their counter rows are taken.
+    appendBatch: `
       WITH added AS (
-        INSERT INTO ${s}.updates (room, data) VALUES ($1, $2)
-        RETURNING octet_length(data) AS bytes
+        INSERT INTO ${s}.updates (room, data)
+        SELECT room, data FROM unnest($1::text[], $2::bytea[]) WITH ORDINALITY AS a(room, data, n)
+        ORDER BY n
       )
       INSERT INTO ${s}.rooms AS r (room, updates, bytes)
-      SELECT $1, 1, bytes FROM added
+      SELECT room, updates, bytes
+      FROM unnest($3::text[], $4::bigint[], $5::bigint[]) WITH ORDINALITY AS g(room, updates, bytes, n)
+      ORDER BY n
       ON CONFLICT (room) DO UPDATE
-        SET updates = r.updates + 1, bytes = r.bytes + excluded.bytes
-      RETURNING updates, bytes`,
+        SET updates = r.updates + excluded.updates, bytes = r.bytes + excluded.bytes
+      RETURNING room, updates, bytes`,
     size: `SELECT updates, bytes FROM ${s}.rooms WHERE room = $1`,
     lockRoom: 'SELECT pg_advisory_xact_lock(hashtext($1), hashtext($2))',
     takeLog: `
@@ -209,6 +222,50 @@ const toSize = (row: { updates: string; bytes: string } | undefined): LogSize =>
 const toBytes = (data: Buffer): Uint8Array => new Uint8Array(data)
 
 /**
+ * The parameters of `appendBatch` for `batch`. Rooms are sorted by their UTF-16 code units:
+ * any order would do, as long as every batch uses the same one.
+ */
+const batchParameters = (batch: readonly BatchedAppend[]): unknown[] => {
+  const perRoom = new Map<string, { updates: number; bytes: number }>()
+  for (const { room, update } of batch) {
+    const added = perRoom.get(room)
+    if (added === undefined) perRoom.set(room, { updates: 1, bytes: update.length })
+    else {
+      added.updates++
+      added.bytes += update.length
+    }
+  }
+  const rooms = [...perRoom.keys()].sort()
+  return [
+    batch.map(({ room }) => room),
+    batch.map(({ update }) => update),
+    rooms,
+    rooms.map((room) => perRoom.get(room)!.updates),
+    rooms.map((room) => perRoom.get(room)!.bytes),
+  ]
+}
+
+/**
+ * The log size after each append of `batch`, from each room's size after the whole batch:
+ * walking back from the end, each append's size is the next one's less that next update.
+ */
+const sizesAfterEach = (
+  batch: readonly BatchedAppend[],
+  rows: readonly { room: string; updates: string; bytes: string }[],
+): LogSize[] => {
+  const after = new Map(rows.map((row) => [row.room, toSize(row)]))
+  const sizes: LogSize[] = new Array(batch.length)
+  for (let i = batch.length - 1; i >= 0; i--) {
+    const { room, update } = batch[i]!
+    const size = after.get(room)
+    if (size === undefined) throw new Error(`the batch's counters lack room ${room}`)
+    sizes[i] = size
+    after.set(room, { updates: size.updates - 1, bytes: size.bytes - update.length })
+  }
+  return sizes
+}
+
+/**
  * Creates the schema and tables if any is missing, once, even with several processes racing.
  * When they all exist nothing is run, so a role without the CREATE privilege can use them.
  */
@@ -241,13 +298,16 @@ export class PostgresStore implements DocumentStore {
   readonly #schema: string
   /** `host:port`, for messages. */
   readonly #address: string
+  /** Appends on their way, in batches of one turn each, up to one per connection at once. */
+  readonly #appends: AppendBatches
   #closing: Promise<void> | null = null
 
-  private constructor(pool: Pool, schema: string, address: string) {
+  private constructor(pool: Pool, schema: string, address: string, maxConnections: number) {
     this.#pool = pool
     this.#schema = schema
     this.#sql = statements(schema)
     this.#address = address
+    this.#appends = new AppendBatches((batch) => this.#appendBatch(batch), maxConnections)
   }
 
   /** Connects, creating the schema and tables if missing; rejects with a `StorageError`. */
@@ -255,14 +315,15 @@ export class PostgresStore implements DocumentStore {
     const schema = options.schema ?? 'public'
     checkSchema(schema)
     const address = addressOf(options.connectionString)
+    const maxConnections = options.maxConnections ?? 10
     const pool = new Pool({
       connectionString: options.connectionString,
-      max: options.maxConnections ?? 10,
+      max: maxConnections,
       connectionTimeoutMillis: options.connectTimeoutMs ?? 10_000,
     })
     const onIdleError = options.onIdleError ?? ((error) => console.warn(error.message))
     pool.on('error', (error) => onIdleError(databaseError(address, 'keep a connection', error)))
-    const store = new PostgresStore(pool, schema, address)
+    const store = new PostgresStore(pool, schema, address, maxConnections)
     try {
       await store.#withClient('create its tables', (client) =>
         createTables(client, schema, store.#sql),
@@ -282,15 +343,16 @@ export class PostgresStore implements DocumentStore {
     return { updates, size: { updates: updates.length, bytes } }
   }
 
+  /**
+   * Appends `update` in the batch of this turn of the event loop (see the module comment).
+   * Resolves once that batch is committed; rejects, as every append of the batch does, when it
+   * fails.
+   */
   async append(room: string, update: Uint8Array): Promise<LogSize> {
     checkRoomName(room)
     if (!(update instanceof Uint8Array)) throw new TypeError('an update must be a Uint8Array')
-    const [row] = await this.#query<{ updates: string; bytes: string }>(
-      'append an update',
-      this.#sql.append,
-      [room, update],
-    )
-    return toSize(row)
+    this.#checkOpen()
+    return this.#appends.append(room, update)
   }
 
   async compact(room: string): Promise<LogSize> {
@@ -348,9 +410,29 @@ export class PostgresStore implements DocumentStore {
     return rows.map((row) => row.room)
   }
 
+  /** Refuses new calls, waits for the appends already made to settle, then disconnects. */
   async close(): Promise<void> {
-    this.#closing ??= this.#pool.end()
+    this.#closing ??= (async () => {
+      await this.#appends.drain()
+      await this.#pool.end()
+    })()
     await this.#closing
+  }
+
+  /**
+   * Writes one batch of appends in one statement (one round trip, one commit); resolves with
+   * the log size after each. It may run while the store closes: the appends were accepted.
+   */
+  async #appendBatch(batch: readonly BatchedAppend[]): Promise<LogSize[]> {
+    try {
+      const { rows } = await this.#pool.query<{ room: string; updates: string; bytes: string }>(
+        this.#sql.appendBatch,
+        batchParameters(batch),
+      )
+      return sizesAfterEach(batch, rows)
+    } catch (error) {
+      throw toStorageError(this.#address, 'append updates', error)
+    }
   }
 
   /**
