@@ -50,6 +50,9 @@ export interface PostgresStoreOptions {
 
 const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,62}$/
 
+/** The name of the prepared statement that appends a batch; each pool serves one schema. */
+const APPEND_BATCH = 'tandem_append_batch'
+
 /** Serializes schema creation across processes (an arbitrary, fixed advisory lock key). */
 const SETUP_LOCK = 0x74616e64656d
 
@@ -426,8 +429,9 @@ export class PostgresStore implements DocumentStore {
   async #appendBatch(batch: readonly BatchedAppend[]): Promise<LogSize[]> {
     try {
       const { rows } = await this.#pool.query<{ room: string; updates: string; bytes: string }>(
-        this.#sql.appendBatch,
-        batchParameters(batch),
+        // Prepared once per connection: parsing and planning it anew for every batch cost
+        // about 40% of the database's CPU time under load.
+        { name: APPEND_BATCH, text: this.#sql.appendBatch, values: batchParameters(batch) },
       )
       return sizesAfterEach(batch, rows)
     } catch (error) {
