@@ -37,7 +37,10 @@ export interface PostgresStoreOptions {
   readonly connectionString: string
   /** The schema holding the tables, created if missing: `public` unless given. */
   readonly schema?: string
-  /** The most connections held open at once: 10 unless given. */
+  /**
+   * The most connections held open at once, and so the most batches of appends written at
+   * once: 10 unless given.
+   */
   readonly maxConnections?: number
   /** How long to wait for a connection before failing, in milliseconds: 10 000 unless given. */
   readonly connectTimeoutMs?: number
@@ -347,9 +350,9 @@ export class PostgresStore implements DocumentStore {
   }
 
   /**
-   * Appends `update` in the batch of this turn of the event loop (see the module comment).
-   * Resolves once that batch is committed; rejects, as every append of the batch does, when it
-   * fails.
+   * Appends `update` together with every other append of this turn of the event loop, of any
+   * room: one statement and one commit for them all. Resolves once that commit is done, with
+   * the log's size after this update; when the batch fails, every append in it rejects.
    */
   async append(room: string, update: Uint8Array): Promise<LogSize> {
     checkRoomName(room)
