@@ -1,21 +1,27 @@
 /**
  * One server of the load benchmark, run as a child process so that its CPU time and memory
- * are its own. Started by `startLoadServer` (load-servers.ts) with an IPC channel:
+ * are its own. Started by `LoadServer.start` (load-servers.ts) with an IPC channel:
  *
- *   node --import tsx --expose-gc load-server.ts <kind> [data folder]
+ *   node --import tsx --expose-gc load-server.ts <kind> [data folder | schema]
  *
  * `kind` is `tandem-sqlite` (TandemServer over SqliteStore in the data folder),
- * `tandem-memory` (TandemServer over a MemoryStore) or `hocuspocus` (@hocuspocus/server with
- * no extension: nothing is stored). It listens on a free port of 127.0.0.1, sends
+ * `tandem-postgres` (TandemServer over PostgresStore in the schema, dropped when it stops),
+ * `tandem-memory` (TandemServer over a MemoryStore), `y-websocket` (the stock server's own
+ * command, keeping documents in memory) or `hocuspocus` (@hocuspocus/server with no
+ * extension: nothing is stored). It listens on a free port of 127.0.0.1, sends
  * `{ready: port}`, then answers every `{id, gc}` with its `ServerStats`. It stops when
  * the parent closes the channel (or dies), or on SIGTERM.
  */
 import { join } from 'node:path'
+import type { DocumentStore } from '../src/storage/document-store.js'
+import { PostgresStore } from '../src/storage/postgres-store.js'
 import { SqliteStore } from '../src/storage/sqlite-store.js'
 import { TandemServer } from '../src/tandem-server.js'
+import { dropSchema, POSTGRES_URL } from '../src/testing/services.js'
 import type { ServerStats, StatsRequest } from './load-servers.js'
 import { MemoryStore } from './memory-store.js'
 import { type HocuspocusServerModule, importPublished } from './published.js'
+import { startStockYWebsocket } from './stock-y-websocket.js'
 
 /** A running server: its port, how many rooms it holds, and how to stop it. */
 interface Running {
@@ -26,10 +32,18 @@ interface Running {
 
 const HOST = '127.0.0.1'
 
-const startTandem = async (store: SqliteStore | MemoryStore): Promise<Running> => {
-  // Rooms unload as soon as they are empty, as hocuspocus does by default, so that each run
-  // starts from the same memory.
-  const server = new TandemServer({ store, idleUnloadMs: 0 })
+const startTandem = async (
+  store: DocumentStore,
+  afterClose: () => Promise<void> = async () => {},
+): Promise<Running> => {
+  const server = new TandemServer({
+    store,
+    // Rooms unload as soon as they are empty, as hocuspocus does by default, so that each run
+    // starts from the same memory.
+    idleUnloadMs: 0,
+    // Every client comes from 127.0.0.1 here, where users' clients come from many addresses.
+    maxConnectionsPerIp: Number.POSITIVE_INFINITY,
+  })
   const port = await server.listen(0, HOST)
   return {
     port,
@@ -37,8 +51,14 @@ const startTandem = async (store: SqliteStore | MemoryStore): Promise<Running> =
     close: async () => {
       await server.close()
       await store.close()
+      await afterClose()
     },
   }
+}
+
+const startTandemOnPostgres = async (schema: string): Promise<Running> => {
+  const store = await PostgresStore.open({ connectionString: POSTGRES_URL, schema })
+  return startTandem(store, () => dropSchema(schema))
 }
 
 const startHocuspocus = async (): Promise<Running> => {
@@ -57,8 +77,13 @@ const start = (kind: string, data: string | undefined): Promise<Running> => {
     case 'tandem-sqlite':
       if (data === undefined) throw new TypeError('tandem-sqlite needs a data folder')
       return startTandem(SqliteStore.open({ file: join(data, 'tandem.sqlite') }))
+    case 'tandem-postgres':
+      if (data === undefined) throw new TypeError('tandem-postgres needs a schema')
+      return startTandemOnPostgres(data)
     case 'tandem-memory':
       return startTandem(new MemoryStore())
+    case 'y-websocket':
+      return startStockYWebsocket(HOST)
     case 'hocuspocus':
       return startHocuspocus()
     default:

@@ -3,6 +3,10 @@
  * load-server.ts), so that the CPU time and memory it reports are the server's alone. A
  * child ends when its parent does: it stops when its IPC channel closes, and this module
  * kills whatever is left when the process exits.
+ *
+ * Tandem over PostgreSQL gets a schema of its own for each start, dropped when it stops: by
+ * the child as it closes its store, and again here once the child has exited, in case it was
+ * killed first.
  */
 import { type ChildProcess, fork } from 'node:child_process'
 import { once } from 'node:events'
@@ -10,14 +14,22 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { dropSchema, uniqueNames } from '../src/testing/services.js'
 
 /** The servers the benchmark runs. */
-export type ServerKind = 'tandem-sqlite' | 'tandem-memory' | 'hocuspocus'
+export type ServerKind =
+  | 'tandem-sqlite'
+  | 'tandem-postgres'
+  | 'tandem-memory'
+  | 'y-websocket'
+  | 'hocuspocus'
 
 /** How a server is shown in tables. */
 export const SERVER_LABEL: Record<ServerKind, string> = {
   'tandem-sqlite': 'Tandem (SQLite)',
+  'tandem-postgres': 'Tandem (PostgreSQL)',
   'tandem-memory': 'Tandem (memory)',
+  'y-websocket': 'y-websocket',
   hocuspocus: 'hocuspocus',
 }
 
@@ -43,17 +55,47 @@ const START_TIMEOUT_MS = 20_000
 const STATS_TIMEOUT_MS = 10_000
 const STOP_TIMEOUT_MS = 10_000
 
+/** Where a server keeps its documents: a SQLite folder, a PostgreSQL schema, or nothing. */
+type Data =
+  | { readonly kind: 'folder'; readonly path: string }
+  | { readonly kind: 'schema'; readonly name: string }
+  | null
+
 /**
- * Children still running, with their data folders: killed and removed if this process exits
- * before stopping them.
+ * Children still running, with their data: killed and their folders removed if this process
+ * exits before stopping them. A schema cannot be dropped from an exit handler, where nothing
+ * may wait, so it stays behind then; when this process dies without that handler (a signal),
+ * each child sees its IPC channel close and drops its schema as it stops.
  */
-const running = new Map<ChildProcess, string | null>()
+const running = new Map<ChildProcess, Data>()
 process.once('exit', () => {
   for (const [child, data] of running) {
     child.kill('SIGKILL')
-    if (data !== null) rmSync(data, { recursive: true, force: true })
+    if (data?.kind === 'folder') rmSync(data.path, { recursive: true, force: true })
   }
 })
+
+/** Fresh data for a server of `kind`, and the arguments that hand it to the child. */
+const dataFor = (kind: ServerKind): { data: Data; args: string[] } => {
+  switch (kind) {
+    case 'tandem-sqlite': {
+      const path = mkdtempSync(join(tmpdir(), 'tandem-load-'))
+      return { data: { kind: 'folder', path }, args: [path] }
+    }
+    case 'tandem-postgres': {
+      const { schema } = uniqueNames('load')
+      return { data: { kind: 'schema', name: schema }, args: [schema] }
+    }
+    default:
+      return { data: null, args: [] }
+  }
+}
+
+/** Removes what a stopped server kept. */
+const removeData = async (data: Data): Promise<void> => {
+  if (data?.kind === 'folder') rmSync(data.path, { recursive: true, force: true })
+  if (data?.kind === 'schema') await dropSchema(data.name)
+}
 
 /**
  * A server process. `url` is where clients connect; `stats()` asks it for its CPU time and
@@ -69,7 +111,7 @@ export class LoadServer {
   private constructor(
     readonly kind: ServerKind,
     private readonly child: ChildProcess,
-    private readonly data: string | null,
+    private readonly data: Data,
     readonly port: number,
   ) {
     child.on('message', (message: { id?: number; stats?: ServerStats }) => {
@@ -81,9 +123,9 @@ export class LoadServer {
 
   /** Starts a fresh server of `kind`; resolves once it listens. */
   static async start(kind: ServerKind): Promise<LoadServer> {
-    const data = kind === 'tandem-sqlite' ? mkdtempSync(join(tmpdir(), 'tandem-load-')) : null
-    // No `source` condition: the peer is run from its published build, as users run it.
-    const child = fork(ENTRY, data === null ? [kind] : [kind, data], {
+    const { data, args } = dataFor(kind)
+    // No `source` condition: the peers are run from their published builds, as users run them.
+    const child = fork(ENTRY, [kind, ...args], {
       execArgv: ['--import', 'tsx', '--expose-gc'],
       stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
     })
@@ -118,7 +160,7 @@ export class LoadServer {
       return server
     } catch (error) {
       await killChild(child)
-      if (data !== null) rmSync(data, { recursive: true, force: true })
+      await removeData(data)
       throw error
     }
   }
@@ -152,7 +194,7 @@ export class LoadServer {
     try {
       await killChild(this.child)
     } finally {
-      if (this.data !== null) rmSync(this.data, { recursive: true, force: true })
+      await removeData(this.data)
     }
   }
 
