@@ -3,9 +3,11 @@
  * queue is in the room's document yet: an update is handed on (applied, then relayed) only
  * once the store has it, so the document never holds what a crash could lose.
  *
- * One batch is written at a time. What arrives while a batch is on its way to disk waits for
- * the next one, merged into one update per sender, so a busy room costs one write per round
- * trip, not one per keystroke.
+ * What arrives together (the messages one turn of the event loop reads) is appended as one
+ * batch, merged into one update per sender. A batch's append starts at once, even while
+ * earlier batches are still on their way to disk, so an update never waits for another's
+ * commit before its own starts; batches are handed on strictly in order all the same, each
+ * once it and every batch before it are stored.
  */
 import * as Y from 'yjs'
 import type { DocumentStore, LogSize } from './storage/document-store.js'
@@ -21,8 +23,8 @@ export interface StoredUpdate {
 /** What an `AppendQueue` tells its room. */
 export interface AppendQueueHandlers {
   /**
-   * The store holds `batch` (in arrival order of each sender's first update); `size` is the
-   * largest log size the store reported after it.
+   * The store holds `batch` (in arrival order of each sender's first update), and every batch
+   * before it; `size` is the largest log size the store reported for it.
    */
   stored(batch: readonly StoredUpdate[], size: LogSize): void
   /** An append failed: the queue drops what it holds and takes nothing more. */
@@ -39,8 +41,11 @@ interface Queued {
   readonly received: number
 }
 
+/** Batches of one room on their way to the store at once, at most. */
+const MAX_BATCHES_IN_FLIGHT = 8
+
 /**
- * Appends a room's updates in batches, one batch at a time.
+ * Appends a room's updates in batches, several on their way at once, handed on in order.
  *
  * @example
  * const queue = new AppendQueue('notes', store, { stored: (batch) => apply(batch), failed })
@@ -48,7 +53,10 @@ interface Queued {
  */
 export class AppendQueue {
   private queued: Queued[] = []
-  private writing: Promise<void> = Promise.resolve()
+  private cutting = false
+  private inFlight = 0
+  /** Resolves once the last batch cut is handed on (or dropped, when an append failed). */
+  private handedOn: Promise<void> = Promise.resolve()
   private broken = false
 
   constructor(
@@ -66,34 +74,57 @@ export class AppendQueue {
   push(update: Uint8Array, origin: unknown): void {
     if (this.broken) return
     this.queued.push({ update, origin, received: performance.now() })
-    if (this.queued.length === 1) {
-      // A handler's failure must not stop the chain: later batches still need writing.
-      this.writing = this.writing
-        .then(() => this.writeQueued())
-        .catch((error: unknown) => this.handlers.handlerFailed(error))
-    }
+    this.cutSoon()
   }
 
   /** Resolves once everything pushed so far is stored and handed on (or the store failed). */
-  flushed(): Promise<void> {
-    return this.writing
+  async flushed(): Promise<void> {
+    for (;;) {
+      this.cut({ evenIfBusy: true })
+      const last = this.handedOn
+      await last
+      if (last === this.handedOn && (this.queued.length === 0 || this.broken)) return
+    }
   }
 
-  private async writeQueued(): Promise<void> {
+  /** Cuts a batch once the messages being read now are all queued. */
+  private cutSoon(): void {
+    if (this.cutting) return
+    this.cutting = true
+    queueMicrotask(() => {
+      this.cutting = false
+      this.cut({ evenIfBusy: false })
+    })
+  }
+
+  /** Starts appending what is queued, unless too many batches are on their way already. */
+  private cut({ evenIfBusy }: { evenIfBusy: boolean }): void {
+    if (this.broken || this.queued.length === 0) return
+    if (!evenIfBusy && this.inFlight >= MAX_BATCHES_IN_FLIGHT) return
     const batch = this.queued
     this.queued = []
-    if (this.broken || batch.length === 0) return
     const merged = mergeBySender(batch)
-    let sizes: LogSize[]
-    try {
-      sizes = await Promise.all(merged.map(({ update }) => this.store.append(this.room, update)))
-    } catch (error) {
-      // Only the append decides that storage failed; what the room does next is its own.
-      this.broken = true
-      this.queued = []
-      this.handlers.failed(error)
-      return
-    }
+    this.inFlight++
+    const appended = Promise.all(merged.map(({ update }) => this.store.append(this.room, update)))
+    // Its outcome is taken below, in turn; until then a failure must not count as unhandled.
+    appended.catch(() => {})
+    this.handedOn = this.handedOn
+      .then(() => appended)
+      .then(
+        (sizes) => this.handOn(batch, merged, sizes),
+        (error: unknown) => this.fail(error),
+      )
+      // A handler's failure must not stop the chain: later batches still need handing on.
+      .catch((error: unknown) => this.handlers.handlerFailed(error))
+      .finally(() => {
+        this.inFlight--
+        if (this.queued.length > 0) this.cutSoon()
+      })
+  }
+
+  private handOn(batch: readonly Queued[], merged: readonly StoredUpdate[], sizes: LogSize[]) {
+    // Stored after an earlier batch failed: reloading the room from the store brings it back.
+    if (this.broken) return
     const now = performance.now()
     try {
       for (const { update, received } of batch) {
@@ -106,6 +137,14 @@ export class AppendQueue {
       merged,
       sizes.reduce((a, b) => (b.updates > a.updates ? b : a)),
     )
+  }
+
+  /** Only an append decides that storage failed; what the room does next is its own. */
+  private fail(error: unknown): void {
+    if (this.broken) return
+    this.broken = true
+    this.queued = []
+    this.handlers.failed(error)
   }
 }
 

@@ -172,12 +172,13 @@ describe.skipIf(skip !== null)(
       await vi.waitFor(async () => expect(await waiting()).toBe(1), WAIT)
       const viewer = rawViewer(`${server.url}/notes?token=${token('read')}`)
       await viewer.asked
-      writer.text.insert(4, 'two')
-      // A second lock queues behind the first append: once that append commits, the next waits.
+      // A second lock queues behind the first append, and the second append behind it: once
+      // the first commits, the second waits, whenever the server sends it.
       const second = await session()
       await second.query('BEGIN')
       const secondLock = second.query(`LOCK TABLE "${schema}".updates IN EXCLUSIVE MODE`)
       await vi.waitFor(async () => expect(await waiting()).toBe(2), WAIT)
+      writer.text.insert(4, 'two')
       await first.query('COMMIT')
       await secondLock
       await vi.waitFor(() => expect(viewer.text.toString()).toMatch(/^one /), WAIT)
