@@ -12,9 +12,11 @@
  *   else's change is refused and reported; stock clients also echo every state they receive,
  *   with the clock the room already has, and such echoes change nothing and are ignored.
  * - With other instances, a client id seen first from another instance belongs to that
- *   instance until its state is removed or times out: neither this instance's connections nor
- *   a third instance may change it, and no instance may change the states of this instance's
- *   connections. (A client whose instance died shows again once its old state times out.)
+ *   instance: this instance's connections cannot change it, and no instance can change the
+ *   states of this instance's connections. A client that reconnects to a third instance (its
+ *   first one died, say) moves there with its state, since every instance enforces these rules
+ *   for its own connections; through this instance, it shows again once its old state has
+ *   timed out here.
  */
 import * as awarenessProtocol from 'y-protocols/awareness'
 import type * as Y from 'yjs'
@@ -78,7 +80,7 @@ export interface AwarenessHandlers {
   showed(peer: Peer, states: readonly ShownState[]): void
   /** `peer` tried to change a state that belongs to another connection; it was refused. */
   refused(peer: Peer, client: number): void
-  /** Another instance tried to change a state that belongs to a connection here or elsewhere. */
+  /** Another instance tried to change a state that belongs to a connection here. */
   refusedRelayed(client: number): void
 }
 
@@ -196,8 +198,7 @@ export class RoomAwareness {
 
   /**
    * Applies an awareness update the instance `instance` published, less its changes to states
-   * that belong to a connection here or to another instance. An update that does not decode
-   * is ignored.
+   * that belong to a connection here. An update that does not decode is ignored.
    */
   receiveRelayed(instance: string, update: Uint8Array, origin: unknown): void {
     let entries: AwarenessEntry[]
@@ -210,10 +211,12 @@ export class RoomAwareness {
     for (const entry of entries) {
       if (!this.changes(entry)) continue
       const owner = this.owners.get(entry.client)
-      if (owner !== undefined && !('instance' in owner && owner.instance === instance)) {
+      if (owner !== undefined && !('instance' in owner)) {
         if (entry.state !== null) this.handlers.refusedRelayed(entry.client)
         continue
       }
+      // A state another instance held moves with its client: every instance checks its own
+      // connections' claims, so one relaying a client's state has that client connected.
       if (entry.state !== null) {
         this.owners.set(entry.client, { instance })
         this.stateBytes.set(entry.client, entry.bytes)

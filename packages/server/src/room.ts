@@ -36,7 +36,7 @@ import {
 import { type Relay, RelayKind, type RelayListener, type RelaySubscription } from './scale/relay.js'
 import { claimedUser, RoomSessions, sessionFromState, usableUser } from './sessions.js'
 import type { DocumentStore, LogSize, StoredDocument } from './storage/document-store.js'
-import { holdsUpdate } from './yjs-store.js'
+import { holdsUpdate, pendingBytes } from './yjs-store.js'
 
 /** What a connection may do in a room. */
 export type Role = 'read' | 'write'
@@ -118,7 +118,7 @@ export interface RoomEvents {
   awarenessRefused?(room: string, peer: Peer, reason: string): void
   /** `peer` tried to change the awareness state of a client another connection speaks for. */
   awarenessClaimRefused?(room: string, peer: Peer, client: number): void
-  /** Another instance tried to change the state of a client that belongs to someone else. */
+  /** Another instance tried to change the state of a client a connection here speaks for. */
   relayedClaimRefused?(room: string, client: number): void
   /** A stored update that Yjs could not apply (from a client, or read back from the store). */
   applyFailed?(room: string, error: unknown): void
@@ -233,6 +233,9 @@ export class Room {
     room.early = null
     for (const handle of early) handle()
     room.publish(RelayKind.queryAwareness, new Uint8Array(0))
+    // An instance that died may have stored updates it never published; this load read them,
+    // and the other instances with the room in memory read the store again to have them too.
+    room.publish(RelayKind.reload, new Uint8Array(0))
     return room
   }
 
@@ -450,9 +453,15 @@ export class Room {
   private receiveRelayed(kind: RelayKind, data: Uint8Array, from: string): void {
     try {
       switch (kind) {
-        case RelayKind.update:
+        case RelayKind.update: {
+          const pending = pendingBytes(this.doc)
           Y.applyUpdate(this.doc, data, FROM_RELAY)
+          // Another instance's updates arrive in order; one that builds on something this
+          // document never got means an update was stored but never published (its instance
+          // died between the two): the store has it.
+          if (pendingBytes(this.doc) > pending) this.reloadFromStore()
           return
+        }
         case RelayKind.awareness:
           this.presence.receiveRelayed(from, data, FROM_RELAY)
           return

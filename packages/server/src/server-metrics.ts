@@ -107,7 +107,7 @@ export class ServerMetrics {
   /** Awareness updates refused, by reason. */
   readonly awarenessRefusals = new Counter(
     'tandem_awareness_refusals_total',
-    'Awareness updates refused: invalid (the sender is closed), changing a state that belongs to another connection (claimed), or relayed by an instance the state does not belong to (claimed_relayed).',
+    'Awareness updates refused: invalid (the sender is closed), changing a state that belongs to another connection (claimed), or relayed by another instance for a connection here (claimed_relayed).',
     AWARENESS_CAUSES.map((reason) => ({ reason })),
   )
   /** Stored updates Yjs could not apply. */

@@ -36,6 +36,13 @@ export const hasPendingUpdates = (doc: Y.Doc): boolean =>
   doc.store.pendingStructs !== null || doc.store.pendingDs !== null
 
 /**
+ * The bytes of what `doc` holds pending: it grows when an update arrives that builds on
+ * items the document has never seen, and shrinks once they arrive.
+ */
+export const pendingBytes = (doc: Y.Doc): number =>
+  (doc.store.pendingStructs?.update.length ?? 0) + (doc.store.pendingDs?.length ?? 0)
+
+/**
  * Whether `doc` already holds everything `update` carries: each of its items (integrated, not
  * pending) and each of its deletions. Costs in proportion to the update and the logarithm of
  * the document, never to the document's whole size. Throws on an update that does not decode.

@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import * as prng from 'lib0/prng'
+import { Client } from 'pg'
 import { afterAll, afterEach, describe, expect, it, vi } from 'vitest'
 import * as Y from 'yjs'
 import { startNodeProcess } from '../../../../testing/processes.js'
@@ -164,5 +165,70 @@ describe.skipIf(skip !== null)('three tandem-server processes over Redis and Pos
     for (const survivor of [processes[0]!, processes[2]!]) {
       expect(survivor.output).not.toContain('"msg":"relay failed"')
     }
+  })
+})
+
+describe.skipIf(skip !== null)('an update its instance stored but never published', () => {
+  const { schema: lostSchema, prefix: lostPrefix } = uniqueNames('lost')
+  const processes: ServerProcess[] = []
+  const clients: StockClient[] = []
+  const sessions: Client[] = []
+  afterEach(async () => {
+    for (const c of clients.splice(0)) c.destroy()
+    for (const p of processes.splice(0)) await p.kill('SIGKILL')
+    for (const db of sessions.splice(0)) await db.end().catch(() => {})
+  })
+  afterAll(() => dropSchema(lostSchema))
+
+  it('reaches the clients of the other instances once the instance that stored it is back', async () => {
+    const start = async (name: string) => {
+      const server = await ServerProcess.start({
+        data: join(root, name),
+        postgres: { url: POSTGRES_URL, schema: lostSchema },
+        redis: { url: REDIS_URL, prefix: lostPrefix },
+      })
+      processes.push(server)
+      return server
+    }
+    const [a, b] = [await start('lost-a'), await start('lost-b')]
+    const writer = openClient(a.url, 'lost')
+    const reader = openClient(b.url, 'lost')
+    clients.push(writer, reader)
+    await Promise.all([writer.synced(), reader.synced()])
+    writer.text.insert(0, 'ab')
+    await vi.waitFor(() => expect(reader.text.toString()).toBe('ab'), WAIT)
+    // A's next append waits on a lock; A dies; the database commits the append all the same.
+    const lock = new Client({ connectionString: POSTGRES_URL })
+    lock.on('error', () => {})
+    sessions.push(lock)
+    await lock.connect()
+    await lock.query('BEGIN')
+    await lock.query(`LOCK TABLE "${lostSchema}".updates IN EXCLUSIVE MODE`)
+    writer.text.insert(2, 'X')
+    await vi.waitFor(async () => {
+      const { rows } = await lock.query<{ n: string }>(
+        `SELECT count(*) AS n FROM pg_locks WHERE relation = $1::regclass AND NOT granted`,
+        [`"${lostSchema}".updates`],
+      )
+      expect(Number(rows[0]!.n)).toBe(1)
+    }, WAIT)
+    await a.kill('SIGKILL')
+    await lock.query('COMMIT')
+    await vi.waitFor(async () => {
+      const store = await PostgresStore.open({ connectionString: POSTGRES_URL, schema: lostSchema })
+      try {
+        const doc = new Y.Doc()
+        for (const update of (await store.load('lost')).updates) Y.applyUpdate(doc, update)
+        expect(doc.getText('text').toString()).toBe('abX')
+      } finally {
+        await store.close()
+      }
+    }, WAIT)
+    expect(reader.text.toString()).toBe('ab')
+    // A comes back and loads the room; B catches up from the store.
+    await a.start()
+    await vi.waitFor(() => expect(reader.text.toString()).toBe('abX'), WAIT)
+    writer.text.insert(3, 'Y')
+    await vi.waitFor(() => expect(reader.text.toString()).toBe('abXY'), WAIT)
   })
 })
