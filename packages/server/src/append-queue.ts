@@ -10,7 +10,7 @@
  * once it and every batch before it are stored.
  */
 import * as Y from 'yjs'
-import type { DocumentStore, LogSize } from './storage/document-store.js'
+import { type DocumentStore, type LogSize, StorageError } from './storage/document-store.js'
 
 /** An update the store holds, with who sent it. */
 export interface StoredUpdate {
@@ -44,6 +44,9 @@ interface Queued {
 /** Batches of one room on their way to the store at once, at most. */
 const MAX_BATCHES_IN_FLIGHT = 8
 
+/** Bytes of a room's updates that may wait for the store unless told otherwise: 64 MiB. */
+export const DEFAULT_MAX_UNSTORED_BYTES = 64 * 1024 * 1024
+
 /**
  * Appends a room's updates in batches, several on their way at once, handed on in order.
  *
@@ -58,11 +61,18 @@ export class AppendQueue {
   /** Resolves once the last batch cut is handed on (or dropped, when an append failed). */
   private handedOn: Promise<void> = Promise.resolve()
   private broken = false
+  /** Bytes pushed and not yet handed on. */
+  private unstored = 0
 
   constructor(
     private readonly room: string,
     private readonly store: DocumentStore,
     private readonly handlers: AppendQueueHandlers,
+    /**
+     * Past this many bytes waiting for the store, the store counts as failed: a store that
+     * does not keep up (or hangs) must not fill the server's memory with what clients send.
+     */
+    private readonly maxUnstoredBytes = DEFAULT_MAX_UNSTORED_BYTES,
   ) {}
 
   /** Whether an append failed: nothing is stored or handed on any more. */
@@ -73,6 +83,15 @@ export class AppendQueue {
   /** Queues `update` from `origin`; it is handed on once the store has it. */
   push(update: Uint8Array, origin: unknown): void {
     if (this.broken) return
+    this.unstored += update.length
+    if (this.unstored > this.maxUnstoredBytes) {
+      this.fail(
+        new StorageError(
+          `the store is not keeping up: ${this.unstored} bytes of room ${JSON.stringify(this.room)} wait for it (limit ${this.maxUnstoredBytes})`,
+        ),
+      )
+      return
+    }
     this.queued.push({ update, origin, received: performance.now() })
     this.cutSoon()
   }
@@ -126,6 +145,7 @@ export class AppendQueue {
     // Stored after an earlier batch failed: reloading the room from the store brings it back.
     if (this.broken) return
     const now = performance.now()
+    for (const { update } of batch) this.unstored -= update.length
     try {
       for (const { update, received } of batch) {
         this.handlers.measured?.(update.length, now - received)

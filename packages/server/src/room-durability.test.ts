@@ -281,4 +281,25 @@ describe('Room: storage failure and listener failure are different things', () =
     await room.close()
     await inner.close()
   })
+
+  it('counts a store that does not keep up as failed, once too much waits for it', async () => {
+    const storageFailures: unknown[] = []
+    const { room, store } = await openRoom({
+      maxUnstoredBytes: 100_000,
+      events: { storageFailed: (_room, error) => storageFailures.push(error) },
+    })
+    const [writer, reader] = [recordingPeer(), recordingPeer('read')]
+    room.join(writer)
+    room.join(reader)
+    store.hold()
+    const ada = typist(1)
+    for (let i = 0; i < 20; i++) room.receive(writer, updateMessage(ada.type('x'.repeat(10_000))))
+    expect(storageFailures.map(String)).toEqual([
+      expect.stringMatching(
+        /^StorageError: the store is not keeping up: \d+ bytes of room "r" wait for it \(limit 100000\)$/,
+      ),
+    ])
+    expect(writer.closes).toEqual([CloseCode.storageFailed])
+    expect(reader.closes).toEqual([CloseCode.storageFailed])
+  })
 })

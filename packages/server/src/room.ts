@@ -138,6 +138,11 @@ export interface RoomOptions {
   readonly awarenessLimits?: Partial<AwarenessStateLimits>
   /** Read-only connections' awareness is neither applied nor shown (default false). */
   readonly hideReadOnlyPresence?: boolean
+  /**
+   * Bytes of updates that may wait for the store (default 64 MiB); past it the store counts
+   * as failed, as when an append fails.
+   */
+  readonly maxUnstoredBytes?: number
 }
 
 /** Who caused a change that must not be stored again: the updates read from the store. */
@@ -187,12 +192,17 @@ export class Room {
       sessionWritesDropped: (room, by, first) =>
         events.sessionWritesDropped?.(room, by as Peer, first),
     })
-    this.appends = new AppendQueue(name, store, {
-      stored: (batch, size) => this.applyStored(batch, size),
-      failed: (error) => this.failStorage(error),
-      measured: (bytes, milliseconds) => events.stored?.(name, bytes, milliseconds),
-      handlerFailed: (error) => events.listenerFailed?.(name, error),
-    })
+    this.appends = new AppendQueue(
+      name,
+      store,
+      {
+        stored: (batch, size) => this.applyStored(batch, size),
+        failed: (error) => this.failStorage(error),
+        measured: (bytes, milliseconds) => events.stored?.(name, bytes, milliseconds),
+        handlerFailed: (error) => events.listenerFailed?.(name, error),
+      },
+      options.maxUnstoredBytes,
+    )
     const awarenessOptions: AwarenessOptions = {
       ...awarenessLimitsWithDefaults(options.awarenessLimits),
       maxClients: MAX_AWARENESS_CLIENTS_PER_CONNECTION,

@@ -158,6 +158,11 @@ export interface TandemServerOptions {
   /** Read-only connections' awareness (carets, names) is neither applied nor shown (default false). */
   readonly hideReadOnlyPresence?: boolean
   /**
+   * Bytes of a room's updates that may wait for the store (default 64 MiB): past it, the
+   * store counts as failed for that room (its connections are closed with 1011).
+   */
+  readonly maxUnstoredBytes?: number
+  /**
    * A web app to serve over plain HTTP (see `StaticSite`). With it, rooms move under
    * `ROOM_PATH` (`ws://host/ws/<room>`), every other path is the app's, and `GET /ws/` lists
    * the stored rooms as JSON (`{"rooms": [...]}`) unless an `authorize` hook is set.
@@ -224,6 +229,7 @@ export class TandemServer {
       relay: options.relay,
       awarenessLimits: awarenessLimitsWithDefaults(options.awarenessLimits),
       hideReadOnlyPresence: options.hideReadOnlyPresence,
+      maxUnstoredBytes: options.maxUnstoredBytes,
       events: {
         storageFailed: (room, error) => {
           this.logger.error({ room, err: error }, 'storage failed')
