@@ -1,14 +1,31 @@
 #!/usr/bin/env bash
-# Installs Debian's Chromium for the browser tests, when it is not installed yet. The tests
-# drive it with playwright-core, which never downloads a browser of its own.
+# Installs what the browser tests and the view benchmark need and do not find: Debian's
+# Chromium, which the tests drive with playwright-core (it never downloads a browser of its
+# own), and real fonts for the text the view must place exactly: CJK (WenQuanYi Zen Hei),
+# colour emoji (Noto Color Emoji) and a monospace font (DejaVu Sans Mono).
 set -euo pipefail
 
 CHROMIUM="${TANDEM_CHROMIUM:-/usr/bin/chromium}"
-if [ -x "$CHROMIUM" ]; then
+FONT_PACKAGES=(fonts-wqy-zenhei fonts-noto-color-emoji fonts-dejavu-core)
+
+missing=()
+if [ ! -x "$CHROMIUM" ]; then
+  missing+=(chromium)
+fi
+for package in "${FONT_PACKAGES[@]}"; do
+  if ! dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q 'install ok installed'; then
+    missing+=("$package")
+  fi
+done
+if [ "${#missing[@]}" -eq 0 ]; then
   exit 0
 fi
 
 if ! command -v apt-get >/dev/null 2>&1; then
+  if [ -x "$CHROMIUM" ]; then
+    echo "No apt-get to install ${missing[*]}: the browser tests will run on the fonts there are." >&2
+    exit 0
+  fi
   echo "Chromium is not at $CHROMIUM and there is no apt-get to install it with." >&2
   echo "Install Chromium, then set TANDEM_CHROMIUM to its path." >&2
   exit 1
@@ -20,12 +37,12 @@ run_as_root() {
   elif command -v sudo >/dev/null 2>&1; then
     sudo "$@"
   else
-    echo "Installing Chromium needs root: run as root, or install the chromium package." >&2
+    echo "Installing ${missing[*]} needs root: run as root, or install those packages." >&2
     exit 1
   fi
 }
 
-echo "Installing Debian's chromium package for the browser tests ..." >&2
+echo "Installing Debian's ${missing[*]} for the browser tests ..." >&2
 run_as_root env DEBIAN_FRONTEND=noninteractive apt-get update -qq
-run_as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends chromium >/dev/null
-echo "Chromium installed: $("$CHROMIUM" --version)" >&2
+run_as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+echo "Chromium: $("$CHROMIUM" --version)" >&2

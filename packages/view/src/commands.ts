@@ -1,8 +1,10 @@
 /**
  * The commands key bindings name, each a call on the editor's Atom API, as Atom's
- * `text-editor-registry` defines them. The view adds what only it knows (rows per page).
+ * `text-editor-registry` defines them. The view adds what only it knows: rows per page, and
+ * grapheme clusters (moving left or right and deleting step over a whole cluster).
  */
 import type { TextEditor } from '@tandem/editor'
+import { deleteClusters, snapHeadsToClusters } from './cluster-moves.js'
 
 /** What a command can use: the editor, and the view's page size in rows. */
 export interface CommandContext {
@@ -30,8 +32,14 @@ const on =
 export const EDITOR_COMMANDS: Readonly<Record<string, Command>> = Object.freeze({
   'core:move-up': on((e) => e.moveUp()),
   'core:move-down': on((e) => e.moveDown()),
-  'core:move-left': on((e) => e.moveLeft()),
-  'core:move-right': on((e) => e.moveRight()),
+  'core:move-left': on((e) => {
+    e.moveLeft()
+    snapHeadsToClusters(e, 'backward', false)
+  }),
+  'core:move-right': on((e) => {
+    e.moveRight()
+    snapHeadsToClusters(e, 'forward', false)
+  }),
   'core:page-up': (c) => on((e) => e.moveUp(c.rowsPerPage()))(c),
   'core:page-down': (c) => on((e) => e.moveDown(c.rowsPerPage()))(c),
   'core:select-page-up': (c) => on((e) => e.selectUp(c.rowsPerPage()))(c),
@@ -40,13 +48,19 @@ export const EDITOR_COMMANDS: Readonly<Record<string, Command>> = Object.freeze(
   'core:move-to-bottom': on((e) => e.moveToBottom()),
   'core:select-up': on((e) => e.selectUp()),
   'core:select-down': on((e) => e.selectDown()),
-  'core:select-left': on((e) => e.selectLeft()),
-  'core:select-right': on((e) => e.selectRight()),
+  'core:select-left': on((e) => {
+    e.selectLeft()
+    snapHeadsToClusters(e, 'backward', true)
+  }),
+  'core:select-right': on((e) => {
+    e.selectRight()
+    snapHeadsToClusters(e, 'forward', true)
+  }),
   'core:select-to-top': on((e) => e.selectToTop()),
   'core:select-to-bottom': on((e) => e.selectToBottom()),
   'core:select-all': on((e) => e.selectAll()),
-  'core:backspace': on((e) => e.backspace()),
-  'core:delete': on((e) => e.delete()),
+  'core:backspace': on((e) => deleteClusters(e, 'backward')),
+  'core:delete': on((e) => deleteClusters(e, 'forward')),
   'core:undo': on((e) => e.undo()),
   'core:redo': on((e) => e.redo()),
   'core:copy': on((e) => e.copySelectedText()),

@@ -8,8 +8,7 @@
  */
 import type { Decoration, DisplayMarker, DisplayMarkerLayer, TextEditor } from '@tandem/editor'
 import { CompositeDisposable, type DisposableLike, type Point } from '@tandem/text'
-import type { TextMetrics } from './measure.js'
-import { type OverlayBox, rectStyle, rectsForScreenRange } from './overlay.js'
+import { type OverlayBox, type RowLayout, rectStyle, rectsForScreenRange } from './overlay.js'
 
 /** The boxes of one pass: highlights go under the text, carets over it. */
 export interface DecorationBoxes {
@@ -17,11 +16,10 @@ export interface DecorationBoxes {
   readonly carets: OverlayBox[]
 }
 
-/** The visible rows [`startRow`, `endRow`) and the font's sizes. */
-export interface Viewport {
+/** The visible rows [`startRow`, `endRow`) and where their boundaries are drawn. */
+export interface Viewport extends RowLayout {
   readonly startRow: number
   readonly endRow: number
-  readonly metrics: TextMetrics
 }
 
 const classList = (...names: unknown[]): string =>
@@ -30,27 +28,21 @@ const classList = (...names: unknown[]): string =>
 const colorOf = (value: unknown): string | null =>
   typeof value === 'string' && /^[#\w(),.%\s-]+$/.test(value) ? value : null
 
-const caretStyle = (position: Point, { characterWidth, lineHeight }: TextMetrics): string =>
+const caretStyle = (position: Point, layout: RowLayout): string =>
   rectStyle({
-    top: position.row * lineHeight,
-    left: position.column * characterWidth,
+    top: position.row * layout.lineHeight,
+    left: layout.leftOf(position.row, position.column),
     width: 2,
-    height: lineHeight,
+    height: layout.lineHeight,
   })
 
 /** The editor's selections: a highlight for each non-empty one, a caret at each head. */
 const localBoxes = (editor: TextEditor, view: Viewport, boxes: DecorationBoxes): void => {
-  const { startRow, endRow, metrics } = view
+  const { startRow, endRow } = view
   for (const selection of editor.getSelections()) {
     const id = selection.marker.id
     const range = selection.getScreenRange()
-    rectsForScreenRange(
-      range,
-      startRow,
-      endRow,
-      metrics.characterWidth,
-      metrics.lineHeight,
-    ).forEach((rect, i) => {
+    rectsForScreenRange(range, startRow, endRow, view).forEach((rect, i) => {
       boxes.highlights.push({
         key: `selection:${id}:${i}`,
         className: 'tandem-selection',
@@ -62,7 +54,7 @@ const localBoxes = (editor: TextEditor, view: Viewport, boxes: DecorationBoxes):
       boxes.carets.push({
         key: `cursor:${id}`,
         className: 'tandem-cursor',
-        style: caretStyle(head, metrics),
+        style: caretStyle(head, view),
       })
     }
   }
@@ -81,7 +73,7 @@ const decorationBoxesOf = (
   view: Viewport,
   boxes: DecorationBoxes,
 ): void => {
-  const { startRow, endRow, metrics } = view
+  const { startRow, endRow } = view
   const properties = decoration.getProperties()
   const color = colorOf(properties.color)
   for (const marker of markersOf(decoration, view)) {
@@ -97,13 +89,7 @@ const decorationBoxesOf = (
       )
       const background =
         color === null ? '' : `background-color:color-mix(in srgb, ${color} 38%, transparent);`
-      const rects = rectsForScreenRange(
-        marker.getScreenRange(),
-        startRow,
-        endRow,
-        metrics.characterWidth,
-        metrics.lineHeight,
-      )
+      const rects = rectsForScreenRange(marker.getScreenRange(), startRow, endRow, view)
       rects.forEach((rect, i) => {
         boxes.highlights.push({
           key: `${key}:${i}`,
@@ -119,7 +105,7 @@ const decorationBoxesOf = (
       boxes.carets.push({
         key,
         className: classList('tandem-remote-cursor', properties.class),
-        style: `${caretStyle(head, metrics)}${background}`,
+        style: `${caretStyle(head, view)}${background}`,
         ...(name !== null && properties.primary !== false
           ? {
               label: {
@@ -138,7 +124,7 @@ const decorationBoxesOf = (
  * The boxes to show for the viewport: the editor's selections, then every other `cursor` or
  * `highlight` decoration.
  *
- * @example const { highlights, carets } = decorationBoxes(editor, { startRow: 0, endRow: 40, metrics })
+ * @example const { highlights, carets } = decorationBoxes(editor, { startRow: 0, endRow: 40, lineHeight, leftOf })
  */
 export const decorationBoxes = (editor: TextEditor, view: Viewport): DecorationBoxes => {
   const boxes: DecorationBoxes = { highlights: [], carets: [] }

@@ -6,18 +6,19 @@
  * the rows it changed and nothing else.
  */
 import type { DisplayChange } from '@tandem/display'
+import { RowGeometry } from './row-geometry.js'
 
 interface CachedRow {
   readonly element: HTMLDivElement
   text: string
+  /** Measured positions of the row's boundaries, made when first asked for. */
+  geometry: RowGeometry | null
   top: number
   row: number
 }
 
-/** Class of a row element. */
-export const LINE_CLASS = 'tandem-line'
-/** Class of the element a fold shows as. */
-export const FOLD_MARKER_CLASS = 'tandem-fold-marker'
+import { FOLD_MARKER_CLASS, LINE_CLASS } from './class-names.js'
+
 /** What a fold shows as on screen. */
 const FOLD_GLYPH = '\u22EF'
 
@@ -76,24 +77,27 @@ export class LinesLayer {
 
   /**
    * Shows rows [`start`, `end`): a cached row whose text is unchanged only moves to its
-   * place; others are built. Rows outside the range go. Returns the longest row's length.
+   * place; others are built. Rows outside the range go.
    */
-  render(start: number, end: number, textForRow: (row: number) => string, lineHeight: number) {
+  render(
+    start: number,
+    end: number,
+    textForRow: (row: number) => string,
+    lineHeight: number,
+  ): void {
     for (const [row, cached] of this.rows) {
       if (row < start || row >= end) {
         cached.element.remove()
         this.rows.delete(row)
       }
     }
-    let longest = 0
     for (let row = start; row < end; row++) {
       const text = textForRow(row)
-      longest = Math.max(longest, text.length)
       let cached = this.rows.get(row)
       if (cached === undefined) {
         const element = this.element.ownerDocument.createElement('div')
         element.className = LINE_CLASS
-        cached = { element, text: '', top: -1, row }
+        cached = { element, text: '', geometry: null, top: -1, row }
         this.fill(cached, text)
         this.rows.set(row, cached)
         this.element.appendChild(element)
@@ -110,12 +114,27 @@ export class LinesLayer {
         cached.element.dataset.screenRow = String(row)
       }
     }
-    return longest
   }
 
   /** The element showing `row`, if it is rendered. */
   elementForRow(row: number): HTMLElement | undefined {
     return this.rows.get(row)?.element
+  }
+
+  /**
+   * The measured layout of `row` (undefined when it is not rendered), valid until the row is
+   * drawn again or `forgetMeasurements` is called.
+   */
+  geometryForRow(row: number): RowGeometry | undefined {
+    const cached = this.rows.get(row)
+    if (cached === undefined) return undefined
+    cached.geometry ??= new RowGeometry(cached.element, cached.text)
+    return cached.geometry
+  }
+
+  /** Drops every measurement (the font, its size or the zoom changed). */
+  forgetMeasurements(): void {
+    for (const cached of this.rows.values()) cached.geometry = null
   }
 
   /** How many rows are in the DOM. */
@@ -125,7 +144,12 @@ export class LinesLayer {
 
   private fill(cached: CachedRow, text: string): void {
     cached.text = text
-    const { element } = cached
+    cached.geometry = null
+    this.fillElement(cached.element, text)
+  }
+
+  /** Makes `element` show a row's text, a fold as its placeholder. */
+  fillElement(element: HTMLElement, text: string): void {
     const document = element.ownerDocument
     element.textContent = ''
     const pieces = text.split(this.foldCharacter)

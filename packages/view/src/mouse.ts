@@ -7,7 +7,7 @@
  */
 import type { TextEditor } from '@tandem/editor'
 import { Point, Range } from '@tandem/text'
-import { FOLD_MARKER_CLASS } from './lines.js'
+import { FOLD_MARKER_CLASS } from './class-names.js'
 
 /** What the mouse handling needs from its view. */
 export interface MouseHost {
@@ -93,23 +93,23 @@ export class MouseInput {
 }
 
 /**
- * The screen position at pixel (`left`, `top`) of the text area: rows of `lineHeight`,
- * columns of `characterWidth`, rounding to the nearest column boundary; above the text is
- * (0, 0), below it the end of the last row.
+ * The screen position at pixel (`left`, `top`) of the text area: rows of `lineHeight`, and
+ * on the row the grapheme boundary nearest to `left` as `columnAt` measures it; above the
+ * text is (0, 0), below it the end of the last row.
  *
- * @example screenPositionForPixel(editor, 17, 30, 8, 20) // => Point(1, 2), clipped
+ * @example screenPositionForPixel(editor, 17, 30, 20, (row, left) => geometry.columnAt(left))
  */
 export const screenPositionForPixel = (
   editor: TextEditor,
   left: number,
   top: number,
-  characterWidth: number,
   lineHeight: number,
+  columnAt: (row: number, left: number) => number,
 ): Point => {
   const lastRow = editor.getLastScreenRow()
   if (top < 0) return Point.ZERO
   const row = Math.floor(top / lineHeight)
   if (row > lastRow) return new Point(lastRow, editor.lineLengthForScreenRow(lastRow))
-  const column = Math.max(0, Math.round(left / characterWidth))
+  const column = columnAt(row, Math.max(0, left))
   return editor.clipScreenPosition(new Point(row, column), { clipDirection: 'closest' })
 }

@@ -27,28 +27,41 @@ export const rectStyle = (rect: Rect): string =>
   `top:${rect.top}px;left:${rect.left}px;height:${rect.height}px;` +
   (rect.width === null ? 'right:0;' : `width:${rect.width}px;`)
 
+/** Where rows are drawn: their height, and the measured left of a boundary in a row. */
+export interface RowLayout {
+  /** Height of one row in pixels. */
+  readonly lineHeight: number
+  /**
+   * Pixels from the text's left edge to the boundary at `column` of screen row `row`; inside
+   * a grapheme cluster, its start (or with `towardEnd` its end).
+   */
+  leftOf(row: number, column: number, towardEnd?: boolean): number
+}
+
 /**
  * The rectangles covering screen range `range`, limited to rows [`firstRow`, `endRow`):
  * at most three (first row from the start column on, the full rows between, the last row up
- * to the end column), as editors draw selections.
+ * to the end column), as editors draw selections. A range ending inside a grapheme cluster
+ * covers the whole cluster.
  *
- * @example rectsForScreenRange(new Range([1, 4], [3, 2]), 0, 50, 8, 20) // 3 rects
+ * @example rectsForScreenRange(new Range([1, 4], [3, 2]), 0, 50, layout) // 3 rects
  */
 export const rectsForScreenRange = (
   range: Range,
   firstRow: number,
   endRow: number,
-  characterWidth: number,
-  lineHeight: number,
+  layout: RowLayout,
 ): Rect[] => {
   const { start, end } = range
+  const { lineHeight } = layout
   if (end.row < firstRow || start.row >= endRow || range.isEmpty()) return []
   if (start.row === end.row) {
+    const left = layout.leftOf(start.row, start.column)
     return [
       {
         top: start.row * lineHeight,
-        left: start.column * characterWidth,
-        width: (end.column - start.column) * characterWidth,
+        left,
+        width: layout.leftOf(end.row, end.column, true) - left,
         height: lineHeight,
       },
     ]
@@ -57,7 +70,7 @@ export const rectsForScreenRange = (
   if (start.row >= firstRow) {
     rects.push({
       top: start.row * lineHeight,
-      left: start.column * characterWidth,
+      left: layout.leftOf(start.row, start.column),
       width: null,
       height: lineHeight,
     })
@@ -76,7 +89,7 @@ export const rectsForScreenRange = (
     rects.push({
       top: end.row * lineHeight,
       left: 0,
-      width: end.column * characterWidth,
+      width: layout.leftOf(end.row, end.column, true),
       height: lineHeight,
     })
   }

@@ -166,6 +166,14 @@ const CSS = `
   text-decoration: underline;
   pointer-events: none;
 }
+.tandem-editor .tandem-probe {
+  position: absolute;
+  top: 0;
+  left: 0;
+  white-space: pre;
+  visibility: hidden;
+  pointer-events: none;
+}
 .tandem-editor .tandem-measure {
   position: absolute;
   visibility: hidden;

@@ -5,6 +5,11 @@
  * have elements, placed absolutely in a box as tall as all rows. Everything is drawn from
  * events (display changes, selection and decoration changes, scrolling, resizing), batched
  * into one update per animation frame; an update touches only the rows that changed.
+ *
+ * Rows are a fixed height; every horizontal position (carets, selections, clicks, scrolling
+ * to the cursor, the input method's box) is read from the rendered text itself, so wide
+ * characters, emoji and proportional fonts are placed where the browser drew them. An update
+ * writes the rows first, then reads positions, then writes the boxes: one layout per frame.
  */
 import type { AutoscrollRequest, TextEditor } from '@tandem/editor'
 import { CompositeDisposable, Disposable, Point, type PointLike } from '@tandem/text'
@@ -18,6 +23,7 @@ import { LinesLayer } from './lines.js'
 import { measureText, metricsDiffer, type TextMetrics } from './measure.js'
 import { MouseInput, screenPositionForPixel } from './mouse.js'
 import { Overlay } from './overlay.js'
+import { RowGeometry } from './row-geometry.js'
 import { installStyles } from './styles.js'
 
 /** Options of `new EditorView`. */
@@ -70,6 +76,8 @@ export class EditorView {
   private readonly gutterElement: HTMLDivElement
   private readonly linesElement: HTMLDivElement
   private readonly compositionElement: HTMLDivElement
+  private readonly probeElement: HTMLDivElement
+  private probe: RowGeometry | null = null
   private readonly lines: LinesLayer
   private readonly gutter: Gutter
   private readonly highlights: Overlay
@@ -87,8 +95,9 @@ export class EditorView {
   private autoscrollRequest: AutoscrollRequest | null = null
   private widthInChars = 0
   private contentHeight = -1
-  private longestRow = 0
+  private widestRow = 0
   private linesWidth = -1
+  private pixelRatio = 1
   private inputAt = ''
   private destroyed = false
 
@@ -123,13 +132,21 @@ export class EditorView {
     const caretsElement = div(document, 'tandem-cursors')
     this.compositionElement = div(document, 'tandem-composition')
     this.compositionElement.hidden = true
+    this.probeElement = div(document, 'tandem-probe')
+    this.probeElement.setAttribute('aria-hidden', 'true')
     if (options.lineNumbers === false) this.gutterElement.style.display = 'none'
-    this.linesElement.append(highlightsElement, caretsElement, this.compositionElement)
+    this.linesElement.append(
+      highlightsElement,
+      caretsElement,
+      this.compositionElement,
+      this.probeElement,
+    )
     this.content.append(this.gutterElement, this.linesElement)
     this.scroller.append(this.content)
     element.append(this.scroller)
 
     this.metrics = measureText(this.linesElement)
+    this.pixelRatio = document.defaultView?.devicePixelRatio ?? 1
     const foldCharacter = editor.displayLayer.getSettings().foldCharacter
     this.lines = new LinesLayer(this.linesElement, foldCharacter)
     this.gutter = new Gutter(this.gutterElement)
@@ -165,8 +182,11 @@ export class EditorView {
       view?.ResizeObserver === undefined ? null : new view.ResizeObserver(() => this.didResize())
     resizeObserver?.observe(this.scroller)
     const fonts = document.fonts
-    const onFonts = () => this.remeasure()
+    const onFonts = () => this.remeasure(true)
     fonts?.addEventListener('loadingdone', onFonts)
+    // Browser zoom changes the device pixel ratio, and with it how glyphs are fitted to pixels.
+    const onWindowResize = () => this.remeasure(false)
+    view?.addEventListener('resize', onWindowResize)
     this.subscriptions.add(
       display.onDidChange((changes) => {
         this.lines.applyChanges(changes)
@@ -174,7 +194,7 @@ export class EditorView {
       }),
       display.onDidReset(() => {
         this.lines.clear()
-        this.longestRow = 0
+        this.widestRow = 0
         this.scheduleUpdate()
       }),
       editor.onDidRequestAutoscroll((request) => {
@@ -186,6 +206,7 @@ export class EditorView {
         this.scroller.removeEventListener('scroll', onScroll)
         resizeObserver?.disconnect()
         fonts?.removeEventListener('loadingdone', onFonts)
+        view?.removeEventListener('resize', onWindowResize)
       }),
     )
     this.updateWrapWidth()
@@ -226,7 +247,10 @@ export class EditorView {
 
   // Geometry
 
-  /** The character width and line height in CSS pixels. */
+  /**
+   * The line height and the average character width in CSS pixels. Positions in a row are
+   * measured (`pixelPositionForScreenPosition`); the character width only sizes soft wrap.
+   */
   getMetrics(): TextMetrics {
     return this.metrics
   }
@@ -242,19 +266,23 @@ export class EditorView {
     return [startRow, endRow]
   }
 
-  /** Where a screen position is drawn, in the text area's pixels. */
+  /**
+   * Where a screen position is drawn, in the text area's pixels, measured from the rendered
+   * text (a position inside a grapheme cluster is drawn at the cluster's start).
+   */
   pixelPositionForScreenPosition(position: PointLike): PixelPosition {
     const point = this.editor.clipScreenPosition(Point.fromObject(position))
-    return {
-      top: point.row * this.metrics.lineHeight,
-      left: point.column * this.metrics.characterWidth,
-    }
+    return { top: point.row * this.metrics.lineHeight, left: this.leftOf(point.row, point.column) }
   }
 
-  /** The screen position drawn at a pixel of the text area (clipped, nearest column). */
+  /**
+   * The screen position drawn at a pixel of the text area: the grapheme boundary nearest to
+   * it on its row (clipped to the text).
+   */
   screenPositionForPixelPosition({ top, left }: PixelPosition): Point {
-    const { characterWidth, lineHeight } = this.metrics
-    return screenPositionForPixel(this.editor, left, top, characterWidth, lineHeight)
+    return screenPositionForPixel(this.editor, left, top, this.metrics.lineHeight, (row, x) =>
+      this.geometryOf(row).columnAt(x),
+    )
   }
 
   /** The vertical scroll offset in pixels. */
@@ -289,29 +317,21 @@ export class EditorView {
     }
     const { editor } = this
     if (this.gutter.setLineCount(editor.getLineCount())) this.updateWrapWidth()
-    const { characterWidth, lineHeight } = this.metrics
+    const { lineHeight } = this.metrics
     const height = editor.getScreenLineCount() * lineHeight
     if (height !== this.contentHeight) {
       this.contentHeight = height
       this.content.style.height = `${height}px`
     }
-    this.applyAutoscroll()
+    const request = this.autoscrollRequest
+    this.autoscrollRequest = null
+    if (request !== null) this.scrollVertically(request)
+
+    // Writes: the rows and the gutter.
     const { startRow, endRow } = this.rowsInSight()
     const screenLines = editor.displayLayer.getScreenLines(startRow, endRow)
     const lineAt = (row: number) => screenLines[row - startRow]
-    const longest = this.lines.render(
-      startRow,
-      endRow,
-      (row) => lineAt(row)?.lineText ?? '',
-      lineHeight,
-    )
-    this.longestRow = Math.max(this.longestRow, longest)
-    const width = Math.ceil((this.longestRow + 2) * characterWidth)
-    if (width !== this.linesWidth) {
-      this.linesWidth = width
-      this.linesElement.style.width = `${width}px`
-    }
-
+    this.lines.render(startRow, endRow, (row) => lineAt(row)?.lineText ?? '', lineHeight)
     const cursorRows = new Set<number>()
     for (const position of editor.getCursorScreenPositions()) cursorRows.add(position.row)
     const foldCharacter = editor.displayLayer.getSettings().foldCharacter
@@ -330,10 +350,31 @@ export class EditorView {
       lineHeight,
     )
 
-    const boxes = decorationBoxes(editor, { startRow, endRow, metrics: this.metrics })
+    // Reads: positions in the rows just laid out.
+    for (let row = startRow; row < endRow; row++) {
+      const width = this.lines.geometryForRow(row)?.width() ?? 0
+      if (width > this.widestRow) this.widestRow = width
+    }
+    const boxes = decorationBoxes(editor, {
+      startRow,
+      endRow,
+      lineHeight,
+      leftOf: (row, column, towardEnd) => this.leftOf(row, column, towardEnd),
+    })
+    const cursor = editor.getCursorScreenPosition()
+    const inputLeft = this.leftOf(cursor.row, cursor.column)
+    const scrollLeft = request === null ? null : this.horizontalScrollFor(request)
+
+    // Writes: the boxes, the input and the width.
+    const width = Math.ceil(this.widestRow + 2 * this.metrics.characterWidth)
+    if (width !== this.linesWidth) {
+      this.linesWidth = width
+      this.linesElement.style.width = `${width}px`
+    }
+    if (scrollLeft !== null) this.scroller.scrollLeft = scrollLeft
     this.highlights.update(boxes.highlights)
     this.carets.update(boxes.carets)
-    this.placeInput()
+    this.placeInput(cursor.row * lineHeight, inputLeft)
   }
 
   /** Removes the view from the element and stops listening. The editor stays. Safe twice. */
@@ -373,44 +414,67 @@ export class EditorView {
     return { startRow, endRow: Math.max(startRow, endRow) }
   }
 
-  /** Scrolls the range of the last autoscroll request into sight, two rows from the edges. */
-  private applyAutoscroll(): void {
-    const request = this.autoscrollRequest
-    if (request === null) return
-    this.autoscrollRequest = null
-    const { characterWidth, lineHeight } = this.metrics
-    const { screenRange, options } = request
+  /** Scrolls the rows of an autoscroll request into sight, two rows from the edges. */
+  private scrollVertically({ screenRange, options }: AutoscrollRequest): void {
+    const { lineHeight } = this.metrics
     const scroller = this.scroller
     const viewHeight = scroller.clientHeight
     const head = options.reversed ? screenRange.start : screenRange.end
     if (options.center) {
       scroller.scrollTop = Math.max(0, head.row * lineHeight - (viewHeight - lineHeight) / 2)
-    } else {
-      const margin = Math.min(2 * lineHeight, Math.max(0, (viewHeight - lineHeight) / 2))
-      const top = screenRange.start.row * lineHeight - margin
-      const bottom = (screenRange.end.row + 1) * lineHeight + margin
-      if (top < scroller.scrollTop) scroller.scrollTop = Math.max(0, top)
-      else if (bottom > scroller.scrollTop + viewHeight) scroller.scrollTop = bottom - viewHeight
+      return
     }
-    const textLeft = this.linesElement.offsetLeft
-    const textWidth = scroller.clientWidth - textLeft
-    const left = head.column * characterWidth
+    const margin = Math.min(2 * lineHeight, Math.max(0, (viewHeight - lineHeight) / 2))
+    const top = screenRange.start.row * lineHeight - margin
+    const bottom = (screenRange.end.row + 1) * lineHeight + margin
+    if (top < scroller.scrollTop) scroller.scrollTop = Math.max(0, top)
+    else if (bottom > scroller.scrollTop + viewHeight) scroller.scrollTop = bottom - viewHeight
+  }
+
+  /**
+   * The horizontal scroll that brings an autoscroll request's head into sight with a margin
+   * of four average characters, measured in its rendered row; null when it is in sight.
+   */
+  private horizontalScrollFor({ screenRange, options }: AutoscrollRequest): number | null {
+    const { characterWidth } = this.metrics
+    const scroller = this.scroller
+    const head = options.reversed ? screenRange.start : screenRange.end
+    const textWidth = scroller.clientWidth - this.linesElement.offsetLeft
+    const left = this.leftOf(head.row, head.column)
     const margin = Math.min(4 * characterWidth, textWidth / 3)
-    if (left - margin < scroller.scrollLeft) scroller.scrollLeft = Math.max(0, left - margin)
-    else if (left + margin > scroller.scrollLeft + textWidth) {
-      scroller.scrollLeft = left + margin - textWidth
-    }
+    if (left - margin < scroller.scrollLeft) return Math.max(0, left - margin)
+    if (left + margin > scroller.scrollLeft + textWidth) return left + margin - textWidth
+    return null
   }
 
   /** Moves the hidden input (and a composition in progress) to the last cursor. */
-  private placeInput(): void {
-    const position = this.editor.getCursorScreenPosition()
-    const { characterWidth, lineHeight } = this.metrics
-    const style = `top:${position.row * lineHeight}px;left:${position.column * characterWidth}px;height:${lineHeight}px;`
+  private placeInput(top: number, left: number): void {
+    const { lineHeight } = this.metrics
+    const style = `top:${top}px;left:${left}px;height:${lineHeight}px;`
     if (style === this.inputAt) return
     this.inputAt = style
     this.input.textarea.style.cssText = style
     this.compositionElement.style.cssText = style
+  }
+
+  /**
+   * Pixels from the text area's left edge to the boundary at `column` of screen row `row`,
+   * measured in the rendered row (or in a hidden probe for a row out of sight).
+   */
+  private leftOf(row: number, column: number, towardEnd = false): number {
+    return this.geometryOf(row).leftOf(column, towardEnd)
+  }
+
+  /** The measured layout of a screen row: its rendered element, else the probe showing it. */
+  private geometryOf(row: number): RowGeometry {
+    const rendered = this.lines.geometryForRow(row)
+    if (rendered !== undefined) return rendered
+    const text = this.editor.lineTextForScreenRow(row) ?? ''
+    if (this.probe?.text !== text) {
+      this.lines.fillElement(this.probeElement, text)
+      this.probe = new RowGeometry(this.probeElement, text)
+    }
+    return this.probe
   }
 
   private showComposition(text: string | null): void {
@@ -419,17 +483,27 @@ export class EditorView {
   }
 
   private didResize(): void {
-    this.remeasure()
+    this.remeasure(false)
     this.updateWrapWidth()
     this.scheduleUpdate()
   }
 
-  private remeasure(): void {
+  /**
+   * Measures the font again; when it, the device pixel ratio, or (with `fontsLoaded`) the
+   * fonts changed, every row is measured again.
+   */
+  private remeasure(fontsLoaded: boolean): void {
     const metrics = measureText(this.linesElement)
-    if (!metricsDiffer(metrics, this.metrics)) return
+    const pixelRatio = this.element.ownerDocument.defaultView?.devicePixelRatio ?? 1
+    if (!fontsLoaded && !metricsDiffer(metrics, this.metrics) && pixelRatio === this.pixelRatio) {
+      return
+    }
     this.metrics = metrics
+    this.pixelRatio = pixelRatio
+    this.lines.forgetMeasurements()
+    this.probe = null
     this.inputAt = ''
-    this.longestRow = 0
+    this.widestRow = 0
     this.updateWrapWidth()
     this.scheduleUpdate()
   }
