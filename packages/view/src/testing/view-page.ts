@@ -47,10 +47,19 @@ export interface ViewPage {
   flush(): void
   /**
    * Where the browser laid out the boundary before `column` of screen row `row` in side
-   * `side`'s view (client pixels), read from the rendered text itself; null when the row has
-   * no element.
+   * `side`'s view (client pixels), read from the rendered text itself: the left edge of the
+   * grapheme cluster starting there, or the right edge of the last one at the row's end; null
+   * when the row has no element or the column is inside a cluster.
    */
   glyphPosition(side: 'a' | 'b', row: number, column: number): { left: number; top: number } | null
+  /**
+   * The grapheme clusters of screen row `row` as the browser laid them out: first column,
+   * length in UTF-16 units, and left and right edges in client pixels.
+   */
+  clusters(
+    side: 'a' | 'b',
+    row: number,
+  ): { column: number; length: number; left: number; right: number }[]
   /** The remote carets drawn in side `side`'s view: label, color, center line and top. */
   remoteCarets(side: 'a' | 'b'): { name: string | null; color: string; left: number; top: number }[]
   /** The local carets drawn in side `side`'s view: center line and top. */
@@ -114,27 +123,51 @@ const elementOf = (side: 'a' | 'b'): HTMLElement => {
   return element
 }
 
-const glyphPosition = (side: 'a' | 'b', row: number, column: number) => {
-  const line = elementOf(side).querySelector<HTMLElement>(`.tandem-line[data-screen-row="${row}"]`)
-  if (line === null) return null
-  const top = line.getBoundingClientRect().top
-  let left = column
-  for (const node of line.childNodes) {
-    const length = node.nodeType === Node.TEXT_NODE ? (node.textContent ?? '').length : 1
-    if (left > length) {
-      left -= length
-      continue
-    }
-    if (node.nodeType !== Node.TEXT_NODE) {
-      const rect = (node as HTMLElement).getBoundingClientRect()
-      return { left: left === 0 ? rect.left : rect.right, top }
-    }
-    const range = document.createRange()
-    range.setStart(node, left)
-    range.setEnd(node, left)
-    return { left: range.getBoundingClientRect().left, top }
+/**
+ * The grapheme clusters of a rendered row, each with its first column and the left and right
+ * edges of its glyphs in client pixels, read with a Range over each cluster's text.
+ */
+const clustersOf = (line: HTMLElement) => {
+  const nodes: { node: Text; start: number }[] = []
+  const walker = document.createTreeWalker(line, NodeFilter.SHOW_TEXT)
+  let text = ''
+  for (let node = walker.nextNode(); node !== null; node = walker.nextNode()) {
+    nodes.push({ node: node as Text, start: text.length })
+    text += (node as Text).data
   }
-  return { left: line.getBoundingClientRect().left, top }
+  const at = (column: number, end: boolean) => {
+    let index = nodes.length - 1
+    while (index > 0 && (end ? nodes[index]!.start >= column : nodes[index]!.start > column)) {
+      index--
+    }
+    return { node: nodes[index]!.node, offset: column - nodes[index]!.start }
+  }
+  const segmenter = new Intl.Segmenter(undefined, { granularity: 'grapheme' })
+  return [...segmenter.segment(text)].map(({ index, segment }) => {
+    const range = document.createRange()
+    const from = at(index, false)
+    const to = at(index + segment.length, true)
+    range.setStart(from.node, from.offset)
+    range.setEnd(to.node, to.offset)
+    const rect = range.getBoundingClientRect()
+    return { column: index, length: segment.length, left: rect.left, right: rect.right }
+  })
+}
+
+const lineElement = (side: 'a' | 'b', row: number) =>
+  elementOf(side).querySelector<HTMLElement>(`.tandem-line[data-screen-row="${row}"]`)
+
+const glyphPosition = (side: 'a' | 'b', row: number, column: number) => {
+  const line = lineElement(side, row)
+  if (line === null) return null
+  const { top, left } = line.getBoundingClientRect()
+  const clusters = clustersOf(line)
+  const cluster = clusters.find((c) => c.column === column)
+  if (cluster !== undefined) return { left: cluster.left, top }
+  const last = clusters[clusters.length - 1]
+  if (last !== undefined && last.column + last.length === column) return { left: last.right, top }
+  if (clusters.length === 0 && column === 0) return { left, top }
+  return null
 }
 
 const caretCenter = (element: Element) => {
@@ -144,6 +177,10 @@ const caretCenter = (element: Element) => {
 
 const viewPage: ViewPage = {
   glyphPosition,
+  clusters: (side, row) => {
+    const line = lineElement(side, row)
+    return line === null ? [] : clustersOf(line)
+  },
   remoteCarets: (side) =>
     [...elementOf(side).querySelectorAll('.tandem-remote-cursor')].map((caret) => ({
       name: caret.querySelector('.tandem-remote-label')?.textContent ?? null,
