@@ -317,6 +317,55 @@ describe('EditorView places glyph boundaries where the browser drew them', () =>
     }
   })
 
+  it('measures the font again when the page changes it, and wraps a proportional font to the element', async () => {
+    const text = [
+      'W'.repeat(120),
+      'i'.repeat(300),
+      'The quick brown fox jumps over the lazy dog. '.repeat(4),
+    ].join('\n')
+    await open({
+      text,
+      width: 420,
+      height: 400,
+      editor: { softWrapped: true },
+      view: { cursorBlink: false },
+    })
+    const shown = await inPage(page, async (vp) => {
+      vp.a.element!.style.setProperty('--tandem-font', "'DejaVu Sans', sans-serif")
+      await vp.frames()
+      await vp.frames()
+      vp.flush()
+      const scroller = vp.a.element!.querySelector('.tandem-scroller')!
+      const lines = vp.a.element!.querySelector('.tandem-lines')!.getBoundingClientRect()
+      const rows = [...vp.a.element!.querySelectorAll<HTMLElement>('.tandem-line')].map((row) => {
+        const clusters = vp.clusters('a', Number(row.dataset.screenRow))
+        const last = clusters[clusters.length - 1]
+        return {
+          text: row.textContent ?? '',
+          right: last === undefined ? 0 : last.right - lines.left,
+        }
+      })
+      const end = vp.a.editor.getBuffer().getEndPosition()
+      vp.a.editor.setCursorBufferPosition(end)
+      vp.flush()
+      const screen = vp.a.editor.getCursorScreenPosition()
+      return {
+        rows,
+        available: scroller.clientWidth - (lines.left - scroller.getBoundingClientRect().left),
+        caret: vp.localCarets('a')[0]!.left,
+        expected: vp.glyphPosition('a', screen.row, screen.column)!.left,
+      }
+    })
+    const widest = Math.max(...shown.rows.map((row) => row.right))
+    expect(widest).toBeLessThanOrEqual(shown.available)
+    // Rows of narrow letters fill the width too: wrapping follows each character's width.
+    const narrow = shown.rows.filter((row) => /^i+$/.test(row.text))
+    expect(narrow.length).toBeGreaterThan(1)
+    expect(narrow[0]!.right).toBeGreaterThan(shown.available * 0.85)
+    expect(Math.abs(shown.caret - shown.expected)).toBeLessThanOrEqual(1)
+    await page.screenshot({ path: `${ARTIFACTS}glyph-proportional-wrap.png` })
+  })
+
   it('soft-wraps CJK and emoji lines within the element', async () => {
     const text = [
       '中文字符测试'.repeat(12),

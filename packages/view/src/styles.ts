@@ -166,6 +166,16 @@ const CSS = `
   text-decoration: underline;
   pointer-events: none;
 }
+.tandem-editor .tandem-measure-box {
+  position: absolute;
+  top: 0;
+  left: 0;
+  width: 0;
+  height: 0;
+  overflow: hidden;
+  visibility: hidden;
+  pointer-events: none;
+}
 .tandem-editor .tandem-probe {
   position: absolute;
   top: 0;

@@ -11,8 +11,10 @@
  * characters, emoji and proportional fonts are placed where the browser drew them. An update
  * writes the rows first, then reads positions, then writes the boxes: one layout per frame.
  */
+import { ratioForCharacter } from '@tandem/display'
 import type { AutoscrollRequest, TextEditor } from '@tandem/editor'
 import { CompositeDisposable, Disposable, Point, type PointLike } from '@tandem/text'
+import { proportionalWidths } from './character-widths.js'
 import { ClipboardEvents } from './clipboard.js'
 import { type CommandContext, EDITOR_COMMANDS } from './commands.js'
 import { DecorationWatcher, decorationBoxes } from './decorations-layer.js'
@@ -20,7 +22,7 @@ import { Gutter } from './gutter.js'
 import { TextInput } from './input.js'
 import { buildKeymap, type Keymap } from './keymap.js'
 import { LinesLayer } from './lines.js'
-import { measureText, metricsDiffer, type TextMetrics } from './measure.js'
+import { createMeasureProbe, measureText, metricsDiffer, type TextMetrics } from './measure.js'
 import { MouseInput, screenPositionForPixel } from './mouse.js'
 import { Overlay } from './overlay.js'
 import { RowGeometry } from './row-geometry.js'
@@ -77,6 +79,7 @@ export class EditorView {
   private readonly linesElement: HTMLDivElement
   private readonly compositionElement: HTMLDivElement
   private readonly probeElement: HTMLDivElement
+  private readonly measureProbe: HTMLElement
   private probe: RowGeometry | null = null
   private readonly lines: LinesLayer
   private readonly gutter: Gutter
@@ -98,6 +101,8 @@ export class EditorView {
   private widestRow = 0
   private linesWidth = -1
   private pixelRatio = 1
+  /** Whether the view gave the display layer a proportional font's character widths. */
+  private widthsSet = false
   private inputAt = ''
   private destroyed = false
 
@@ -135,17 +140,16 @@ export class EditorView {
     this.probeElement = div(document, 'tandem-probe')
     this.probeElement.setAttribute('aria-hidden', 'true')
     if (options.lineNumbers === false) this.gutterElement.style.display = 'none'
-    this.linesElement.append(
-      highlightsElement,
-      caretsElement,
-      this.compositionElement,
-      this.probeElement,
-    )
+    // Probes measure in the text's font without widening what the scroller can scroll.
+    const measureBox = div(document, 'tandem-measure-box')
+    measureBox.append(this.probeElement)
+    this.linesElement.append(highlightsElement, caretsElement, this.compositionElement, measureBox)
     this.content.append(this.gutterElement, this.linesElement)
     this.scroller.append(this.content)
     element.append(this.scroller)
 
-    this.metrics = measureText(this.linesElement)
+    this.measureProbe = createMeasureProbe(measureBox)
+    this.metrics = measureText(this.measureProbe)
     this.pixelRatio = document.defaultView?.devicePixelRatio ?? 1
     const foldCharacter = editor.displayLayer.getSettings().foldCharacter
     this.lines = new LinesLayer(this.linesElement, foldCharacter)
@@ -181,6 +185,12 @@ export class EditorView {
     const resizeObserver =
       view?.ResizeObserver === undefined ? null : new view.ResizeObserver(() => this.didResize())
     resizeObserver?.observe(this.scroller)
+    // The probe changes size when the font does (a new family, size or line height).
+    const fontObserver =
+      view?.ResizeObserver === undefined
+        ? null
+        : new view.ResizeObserver(() => this.remeasure(false))
+    fontObserver?.observe(this.measureProbe)
     const fonts = document.fonts
     const onFonts = () => this.remeasure(true)
     fonts?.addEventListener('loadingdone', onFonts)
@@ -205,10 +215,12 @@ export class EditorView {
       new Disposable(() => {
         this.scroller.removeEventListener('scroll', onScroll)
         resizeObserver?.disconnect()
+        fontObserver?.disconnect()
         fonts?.removeEventListener('loadingdone', onFonts)
         view?.removeEventListener('resize', onWindowResize)
       }),
     )
+    this.updateCharacterWidths()
     this.updateWrapWidth()
     if (options.softWrapped !== undefined) editor.setSoftWrapped(options.softWrapped)
     this.updateSync()
@@ -386,6 +398,9 @@ export class EditorView {
       this.frame = null
     }
     this.subscriptions.dispose()
+    if (this.widthsSet && !this.editor.isDestroyed()) {
+      this.editor.displayLayer.reset({ ratioForCharacter })
+    }
     this.decorations.dispose()
     this.clipboard.dispose()
     this.mouse.dispose()
@@ -493,7 +508,7 @@ export class EditorView {
    * fonts changed, every row is measured again.
    */
   private remeasure(fontsLoaded: boolean): void {
-    const metrics = measureText(this.linesElement)
+    const metrics = measureText(this.measureProbe)
     const pixelRatio = this.element.ownerDocument.defaultView?.devicePixelRatio ?? 1
     if (!fontsLoaded && !metricsDiffer(metrics, this.metrics) && pixelRatio === this.pixelRatio) {
       return
@@ -504,8 +519,20 @@ export class EditorView {
     this.probe = null
     this.inputAt = ''
     this.widestRow = 0
+    this.updateCharacterWidths()
     this.updateWrapWidth()
     this.scheduleUpdate()
+  }
+
+  /**
+   * Gives the display layer the measured widths of a proportional font's characters, so soft
+   * wrap fits its rows to the element; a monospace font keeps Atom's rule.
+   */
+  private updateCharacterWidths(): void {
+    const widths = proportionalWidths(this.linesElement, this.metrics.characterWidth)
+    if (widths === null && !this.widthsSet) return
+    this.widthsSet = widths !== null
+    this.editor.displayLayer.reset({ ratioForCharacter: widths ?? ratioForCharacter })
   }
 
   /** Tells the editor how many columns fit, so soft wrap follows the element's width. */
