@@ -366,6 +366,32 @@ describe('EditorView places glyph boundaries where the browser drew them', () =>
     await page.screenshot({ path: `${ARTIFACTS}glyph-proportional-wrap.png` })
   })
 
+  it('scrolls sideways to a cursor after wide characters, and puts the input method box there', async () => {
+    const line = `${'中文字符测试 😀👍🏽 '.repeat(20)}end`
+    await open({ text: `${line}\nshort`, width: 400, height: 200, view: { cursorBlink: false } })
+    const shown = await inPage(
+      page,
+      async (vp, length) => {
+        vp.a.editor.setCursorBufferPosition([0, length])
+        await vp.frames()
+        const scroller = vp.a.element!.querySelector('.tandem-scroller')!.getBoundingClientRect()
+        const caret = vp.localCarets('a')[0]!
+        const input = vp.a.element!.querySelector('textarea')!.getBoundingClientRect()
+        return {
+          caret: caret.left,
+          expected: vp.glyphPosition('a', 0, length)!.left,
+          input: input.left,
+          visible: [scroller.left, scroller.right],
+        }
+      },
+      line.length,
+    )
+    expect(Math.abs(shown.caret - shown.expected)).toBeLessThanOrEqual(1)
+    expect(shown.caret).toBeGreaterThan(shown.visible[0]!)
+    expect(shown.caret).toBeLessThan(shown.visible[1]!)
+    expect(Math.abs(shown.input - shown.expected)).toBeLessThanOrEqual(1)
+  })
+
   it('soft-wraps CJK and emoji lines within the element', async () => {
     const text = [
       '中文字符测试'.repeat(12),
