@@ -6,12 +6,33 @@
  * the rows it changed and nothing else.
  */
 import type { DisplayChange } from '@tandem/display'
+import { type HighlightSegment, sameHighlighting } from './highlight.js'
 
 interface CachedRow {
   readonly element: HTMLDivElement
   text: string
+  highlightKey: readonly unknown[]
+  segments: readonly HighlightSegment[]
   top: number
   row: number
+}
+
+/**
+ * What a screen row shows: its text and, when the language colours it, its segments.
+ *
+ * @example { text: 'let a', highlightKey: [tokens], segments: () => highlightScreenLine(...) }
+ */
+export interface RowContent {
+  /** The screen line's text. */
+  readonly text: string
+  /**
+   * What the row's colours are made from (the token lists of the buffer rows it shows): while
+   * the text is the same and every item is the same object as at the last fill, the colours
+   * are too, and `segments` is not called.
+   */
+  readonly highlightKey: readonly unknown[]
+  /** The row's segments (their texts join to `text`); absent: plain text with fold markers. */
+  readonly segments?: () => readonly HighlightSegment[]
 }
 
 /** Class of a row element. */
@@ -38,11 +59,13 @@ export const shiftRow = (row: number, changes: readonly DisplayChange[]): number
 }
 
 /**
- * Renders screen rows into `element` and keeps them while they stay visible.
+ * Renders screen rows into `element` and keeps them while they stay visible. A row's text
+ * nodes, in order, join to exactly its screen line's text, except for each fold character,
+ * which shows as a fold marker holding one glyph.
  *
  * @example
  * const lines = new LinesLayer(container, '\uFEFF')
- * lines.render(0, 40, (row) => editor.lineTextForScreenRow(row) ?? '', 21)
+ * lines.render(0, 40, (row) => ({ text: editor.lineTextForScreenRow(row) ?? '', highlightKey: [] }), 21)
  */
 export class LinesLayer {
   private rows = new Map<number, CachedRow>()
@@ -75,10 +98,16 @@ export class LinesLayer {
   }
 
   /**
-   * Shows rows [`start`, `end`): a cached row whose text is unchanged only moves to its
-   * place; others are built. Rows outside the range go. Returns the longest row's length.
+   * Shows rows [`start`, `end`): a cached row whose text and colours are unchanged only moves
+   * to its place; others are built. Rows outside the range go. Returns the longest row's
+   * length.
    */
-  render(start: number, end: number, textForRow: (row: number) => string, lineHeight: number) {
+  render(
+    start: number,
+    end: number,
+    contentForRow: (row: number) => RowContent,
+    lineHeight: number,
+  ) {
     for (const [row, cached] of this.rows) {
       if (row < start || row >= end) {
         cached.element.remove()
@@ -87,18 +116,24 @@ export class LinesLayer {
     }
     let longest = 0
     for (let row = start; row < end; row++) {
-      const text = textForRow(row)
+      const content = contentForRow(row)
+      const { text, highlightKey } = content
       longest = Math.max(longest, text.length)
       let cached = this.rows.get(row)
       if (cached === undefined) {
         const element = this.element.ownerDocument.createElement('div')
         element.className = LINE_CLASS
-        cached = { element, text: '', top: -1, row }
-        this.fill(cached, text)
+        cached = { element, text: '', highlightKey, segments: [], top: -1, row }
+        this.fill(cached, text, this.segmentsOf(content))
         this.rows.set(row, cached)
         this.element.appendChild(element)
       } else if (cached.text !== text) {
-        this.fill(cached, text)
+        cached.highlightKey = highlightKey
+        this.fill(cached, text, this.segmentsOf(content))
+      } else if (!sameItems(cached.highlightKey, highlightKey)) {
+        cached.highlightKey = highlightKey
+        const segments = this.segmentsOf(content)
+        if (!sameHighlighting(cached.segments, segments)) this.fill(cached, text, segments)
       }
       const top = row * lineHeight
       if (cached.top !== top) {
@@ -123,20 +158,40 @@ export class LinesLayer {
     return this.rows.size
   }
 
-  private fill(cached: CachedRow, text: string): void {
+  private segmentsOf(content: RowContent): readonly HighlightSegment[] {
+    if (content.segments !== undefined) return content.segments()
+    const segments: HighlightSegment[] = []
+    content.text.split(this.foldCharacter).forEach((piece, i) => {
+      if (i > 0) segments.push({ text: this.foldCharacter, className: '', fold: true })
+      if (piece !== '') segments.push({ text: piece, className: '' })
+    })
+    return segments
+  }
+
+  private fill(cached: CachedRow, text: string, segments: readonly HighlightSegment[]): void {
     cached.text = text
+    cached.segments = segments
     const { element } = cached
     const document = element.ownerDocument
     element.textContent = ''
-    const pieces = text.split(this.foldCharacter)
-    pieces.forEach((piece, i) => {
-      if (i > 0) {
-        const fold = document.createElement('span')
-        fold.className = FOLD_MARKER_CLASS
-        fold.textContent = FOLD_GLYPH
-        element.appendChild(fold)
+    for (const { text: piece, className, fold } of segments) {
+      if (fold === true) {
+        const marker = document.createElement('span')
+        marker.className = FOLD_MARKER_CLASS
+        marker.textContent = FOLD_GLYPH
+        element.appendChild(marker)
+      } else if (className === '') {
+        element.appendChild(document.createTextNode(piece))
+      } else {
+        const span = document.createElement('span')
+        span.className = className
+        span.textContent = piece
+        element.appendChild(span)
       }
-      if (piece !== '') element.appendChild(document.createTextNode(piece))
-    })
+    }
   }
 }
+
+/** Whether two lists hold the same objects in the same order. */
+const sameItems = (a: readonly unknown[], b: readonly unknown[]): boolean =>
+  a.length === b.length && a.every((item, i) => item === b[i])

@@ -6,19 +6,27 @@
  * events (display changes, selection and decoration changes, scrolling, resizing), batched
  * into one update per animation frame; an update touches only the rows that changed.
  */
+import type { ScreenLine } from '@tandem/display'
 import type { AutoscrollRequest, TextEditor } from '@tandem/editor'
 import { CompositeDisposable, Disposable, Point, type PointLike } from '@tandem/text'
 import { ClipboardEvents } from './clipboard.js'
 import { type CommandContext, EDITOR_COMMANDS } from './commands.js'
 import { DecorationWatcher, decorationBoxes } from './decorations-layer.js'
 import { Gutter } from './gutter.js'
+import {
+  classNameForScopes,
+  type HighlightToken,
+  highlightScreenLine,
+  screenLineLayout,
+} from './highlight.js'
 import { TextInput } from './input.js'
 import { buildKeymap, type Keymap } from './keymap.js'
-import { LinesLayer } from './lines.js'
+import { LinesLayer, type RowContent } from './lines.js'
 import { measureText, metricsDiffer, type TextMetrics } from './measure.js'
 import { MouseInput, screenPositionForPixel } from './mouse.js'
 import { Overlay } from './overlay.js'
 import { installStyles } from './styles.js'
+import { applyTheme, assertTheme, type EditorTheme } from './theme.js'
 
 /** Options of `new EditorView`. */
 export interface EditorViewOptions {
@@ -32,6 +40,8 @@ export interface EditorViewOptions {
   overscanRows?: number
   /** Key bindings over Atom's defaults (`null` unbinds), e.g. `{ 'ctrl-d': 'editor:delete-line' }`. */
   keymap?: Keymap
+  /** The colours: `light`, `dark`, or `auto` (the default) to follow the system's preference. */
+  theme?: EditorTheme
 }
 
 /** A pixel position in the text area (0, 0 is the top left of the first row's text). */
@@ -91,6 +101,13 @@ export class EditorView {
   private linesWidth = -1
   private inputAt = ''
   private destroyed = false
+  private theme: EditorTheme
+  private languageSubscriptions: CompositeDisposable | null = null
+  private rootScopeClasses: string[] = []
+  /** Whether the rows are being rendered (tokenizing them then needs no new update). */
+  private rendering = false
+  /** The buffer rows the rendered screen rows show, first to last. */
+  private shownBufferRows = { first: 0, last: -1 }
 
   constructor(
     /** The editor shown. */
@@ -107,12 +124,16 @@ export class EditorView {
       throw new RangeError(`overscanRows must be a whole number >= 0, got ${overscan}`)
     }
     this.overscan = overscan
+    const theme = options.theme ?? 'auto'
+    assertTheme(theme)
+    this.theme = theme
     this.element = element
     this.keymap = buildKeymap(options.keymap)
     this.commandContext = { editor, rowsPerPage: () => this.getRowsPerPage() }
     const document = element.ownerDocument
     installStyles(document)
     element.classList.add('tandem-editor')
+    applyTheme(element, theme)
     if (options.cursorBlink ?? true) element.classList.add('cursor-blink')
 
     this.scroller = div(document, 'tandem-scroller')
@@ -182,15 +203,36 @@ export class EditorView {
         this.scheduleUpdate()
       }),
       editor.onDidDestroy(() => this.destroy()),
+      editor.onDidChangeGrammar(() => this.watchLanguage()),
       new Disposable(() => {
         this.scroller.removeEventListener('scroll', onScroll)
         resizeObserver?.disconnect()
         fonts?.removeEventListener('loadingdone', onFonts)
       }),
     )
+    this.watchLanguage()
     this.updateWrapWidth()
     if (options.softWrapped !== undefined) editor.setSoftWrapped(options.softWrapped)
     this.updateSync()
+  }
+
+  // Theme
+
+  /** The theme shown: `light`, `dark`, or `auto` (following the system's preference). */
+  getTheme(): EditorTheme {
+    return this.theme
+  }
+
+  /**
+   * Shows the `light` or `dark` theme, or `auto` to follow the system's preference; anything
+   * else is a RangeError.
+   *
+   * @example view.setTheme('dark')
+   */
+  setTheme(theme: EditorTheme): void {
+    assertTheme(theme)
+    this.theme = theme
+    applyTheme(this.element, theme)
   }
 
   // Focus and commands
@@ -299,12 +341,22 @@ export class EditorView {
     const { startRow, endRow } = this.rowsInSight()
     const screenLines = editor.displayLayer.getScreenLines(startRow, endRow)
     const lineAt = (row: number) => screenLines[row - startRow]
-    const longest = this.lines.render(
-      startRow,
-      endRow,
-      (row) => lineAt(row)?.lineText ?? '',
-      lineHeight,
-    )
+    this.rendering = true
+    let longest = 0
+    try {
+      longest = this.lines.render(
+        startRow,
+        endRow,
+        (row) => this.rowContent(row, lineAt(row)),
+        lineHeight,
+      )
+    } finally {
+      this.rendering = false
+    }
+    this.shownBufferRows = {
+      first: screenLines[0]?.bufferRange.start.row ?? 0,
+      last: screenLines[screenLines.length - 1]?.bufferRange.end.row ?? -1,
+    }
     this.longestRow = Math.max(this.longestRow, longest)
     const width = Math.ceil((this.longestRow + 2) * characterWidth)
     if (width !== this.linesWidth) {
@@ -345,12 +397,14 @@ export class EditorView {
       this.frame = null
     }
     this.subscriptions.dispose()
+    this.languageSubscriptions?.dispose()
     this.decorations.dispose()
     this.clipboard.dispose()
     this.mouse.dispose()
     this.input.dispose()
     this.scroller.remove()
     this.element.classList.remove('tandem-editor', 'cursor-blink', 'is-focused')
+    applyTheme(this.element, 'auto')
   }
 
   // Internals
@@ -359,6 +413,69 @@ export class EditorView {
     const command = EDITOR_COMMANDS[name]
     if (command === undefined) return false
     return command(this.commandContext) !== false
+  }
+
+  /**
+   * Follows the language mode's highlighting: a grammar attached redraws the rows in sight,
+   * rows re-tokenized outside an update redraw those of them in sight. The root scope's
+   * classes go on the lines' container, as Atom puts them around each line.
+   */
+  private watchLanguage(): void {
+    this.languageSubscriptions?.dispose()
+    const mode = this.editor.getLanguageMode()
+    const subscriptions = new CompositeDisposable()
+    const changed = mode.onDidChangeHighlighting?.(() => this.scheduleUpdate())
+    const tokenized = mode.onDidTokenizeBufferRows?.(({ startRow, endRow }) => {
+      const shown = this.shownBufferRows
+      if (this.rendering || endRow < shown.first || startRow > shown.last) return
+      this.scheduleUpdate()
+    })
+    if (changed !== undefined) subscriptions.add(changed)
+    if (tokenized !== undefined) subscriptions.add(tokenized)
+    this.languageSubscriptions = subscriptions
+    const root = mode.scopeDescriptorForPosition(Point.ZERO).getScopesArray().slice(0, 1)
+    const classes = classNameForScopes(root)
+      .split(' ')
+      .filter((name) => name !== '')
+    this.linesElement.classList.remove(...this.rootScopeClasses)
+    this.linesElement.classList.add(...classes)
+    this.rootScopeClasses = classes
+    this.scheduleUpdate()
+  }
+
+  /**
+   * What screen row `row` shows: its text and, when the language gives tokens, its colours
+   * from the tokens of the buffer rows it shows (asking for them tokenizes up to them).
+   */
+  private rowContent(row: number, line: ScreenLine | undefined): RowContent {
+    if (line === undefined) return { text: '', highlightKey: [] }
+    const mode = this.editor.getLanguageMode()
+    if (mode.tokensForBufferRow === undefined) return { text: line.lineText, highlightKey: [] }
+    const display = this.editor.displayLayer
+    const folded = line.lineText.includes(display.getSettings().foldCharacter)
+    const layout = folded ? screenLineLayout(display, row, line) : null
+    const tokens = new Map<number, readonly HighlightToken[] | null>()
+    for (const bufferRow of [
+      line.bufferRange.start.row,
+      ...(layout?.folds ?? []).map((fold) => fold.end.row),
+    ]) {
+      if (!tokens.has(bufferRow)) tokens.set(bufferRow, mode.tokensForBufferRow(bufferRow))
+    }
+    const buffer = this.editor.getBuffer()
+    return {
+      text: line.lineText,
+      highlightKey: [...tokens.values()],
+      segments: () =>
+        highlightScreenLine(
+          line,
+          layout ?? screenLineLayout(display, row, line),
+          {
+            lineForRow: (bufferRow) => buffer.lineForRow(bufferRow) ?? '',
+            tokensForRow: (bufferRow) => tokens.get(bufferRow) ?? null,
+          },
+          this.editor.getTabLength(),
+        ),
+    }
   }
 
   private rowsInSight(): { startRow: number; endRow: number } {
