@@ -227,6 +227,9 @@ describe('EditorView syntax colours', () => {
       }
     })
     expect(error).toMatch(/^RangeError: theme must be/)
+    await expect(
+      inPage(page, (vp) => vp.open({ text: '', view: { theme: 'sepia' as never } })),
+    ).rejects.toThrow(/theme must be 'light', 'dark' or 'auto', got sepia/)
   })
 
   it('colours rows once the grammar loads, and keeps every row text exactly its screen line', async () => {

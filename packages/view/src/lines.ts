@@ -3,7 +3,8 @@
  * The text rows of the view: one absolutely placed element per visible screen row, kept in
  * a cache keyed by screen row. Display changes shift the cache (an element follows its row
  * when rows above it come or go) and drop only the rows they replaced, so an edit rewrites
- * the rows it changed and nothing else.
+ * the rows it changed and nothing else. A kept row is filled again only when its colours
+ * changed: new tokens that colour it as before leave its element alone.
  */
 import type { DisplayChange } from '@tandem/display'
 import { type HighlightSegment, sameHighlighting } from './highlight.js'
