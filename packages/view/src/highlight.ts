@@ -8,6 +8,7 @@
  * text; tokens are looked up through the buffer positions the row shows.
  */
 import type { DisplayLayer, ScreenLine } from '@tandem/display'
+import type { TextEditor } from '@tandem/editor'
 import { Point, Range } from '@tandem/text'
 
 /**
@@ -59,6 +60,24 @@ export interface HighlightSource {
   lineForRow(row: number): string
   /** The tokens of buffer row `row`, or null when it has none (yet): drawn plain. */
   tokensForRow(row: number): readonly HighlightToken[] | null
+}
+
+/**
+ * What a screen row shows: its text and, when the language colours it, its segments.
+ *
+ * @example { text: 'let a', highlightKey: [tokens], segments: () => highlightScreenLine(...) }
+ */
+export interface RowContent {
+  /** The screen line's text. */
+  readonly text: string
+  /**
+   * What the row's colours are made from (the token lists of the buffer rows it shows): while
+   * the text is the same and every item is the same object as at the last fill, the colours
+   * are too, and `segments` is not called.
+   */
+  readonly highlightKey: readonly unknown[]
+  /** The row's segments (their texts join to `text`); absent: plain text with fold markers. */
+  readonly segments?: () => readonly HighlightSegment[]
 }
 
 const classesByScopes = new Map<string, string>()
@@ -180,6 +199,47 @@ export const highlightScreenLine = (
   }
   take(text.length, '')
   return segments
+}
+
+/**
+ * What screen row `row` of `editor` (whose line is `line`) shows: its text and, when the
+ * language mode gives tokens, its colours from the tokens of the buffer rows it shows. Asking
+ * for those tokens tokenizes up to them, so only the rows asked for and those above them are.
+ *
+ * @example rowContent(editor, 0, editor.displayLayer.screenLineForScreenRow(0)).text
+ */
+export const rowContent = (
+  editor: TextEditor,
+  row: number,
+  line: ScreenLine | undefined,
+): RowContent => {
+  if (line === undefined) return { text: '', highlightKey: [] }
+  const mode = editor.getLanguageMode()
+  if (mode.tokensForBufferRow === undefined) return { text: line.lineText, highlightKey: [] }
+  const display = editor.displayLayer
+  const folded = line.lineText.includes(display.getSettings().foldCharacter)
+  const layout = folded ? screenLineLayout(display, row, line) : null
+  // The rows it shows text of: where it starts, and where each of its folds ends.
+  const tokens = new Map<number, readonly HighlightToken[] | null>()
+  const rows = [line.bufferRange.start.row, ...(layout?.folds ?? []).map((fold) => fold.end.row)]
+  for (const bufferRow of rows) {
+    if (!tokens.has(bufferRow)) tokens.set(bufferRow, mode.tokensForBufferRow(bufferRow))
+  }
+  const buffer = editor.getBuffer()
+  return {
+    text: line.lineText,
+    highlightKey: [...tokens.values()],
+    segments: () =>
+      highlightScreenLine(
+        line,
+        layout ?? screenLineLayout(display, row, line),
+        {
+          lineForRow: (bufferRow) => buffer.lineForRow(bufferRow) ?? '',
+          tokensForRow: (bufferRow) => tokens.get(bufferRow) ?? null,
+        },
+        editor.getTabLength(),
+      ),
+  }
 }
 
 /**

@@ -7,7 +7,7 @@
  * changed: new tokens that colour it as before leave its element alone.
  */
 import type { DisplayChange } from '@tandem/display'
-import { type HighlightSegment, sameHighlighting } from './highlight.js'
+import { type HighlightSegment, type RowContent, sameHighlighting } from './highlight.js'
 
 interface CachedRow {
   readonly element: HTMLDivElement
@@ -16,24 +16,6 @@ interface CachedRow {
   segments: readonly HighlightSegment[]
   top: number
   row: number
-}
-
-/**
- * What a screen row shows: its text and, when the language colours it, its segments.
- *
- * @example { text: 'let a', highlightKey: [tokens], segments: () => highlightScreenLine(...) }
- */
-export interface RowContent {
-  /** The screen line's text. */
-  readonly text: string
-  /**
-   * What the row's colours are made from (the token lists of the buffer rows it shows): while
-   * the text is the same and every item is the same object as at the last fill, the colours
-   * are too, and `segments` is not called.
-   */
-  readonly highlightKey: readonly unknown[]
-  /** The row's segments (their texts join to `text`); absent: plain text with fold markers. */
-  readonly segments?: () => readonly HighlightSegment[]
 }
 
 /** Class of a row element. */

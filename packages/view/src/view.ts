@@ -6,22 +6,16 @@
  * events (display changes, selection and decoration changes, scrolling, resizing), batched
  * into one update per animation frame; an update touches only the rows that changed.
  */
-import type { ScreenLine } from '@tandem/display'
 import type { AutoscrollRequest, TextEditor } from '@tandem/editor'
 import { CompositeDisposable, Disposable, Point, type PointLike } from '@tandem/text'
 import { ClipboardEvents } from './clipboard.js'
 import { type CommandContext, EDITOR_COMMANDS } from './commands.js'
 import { DecorationWatcher, decorationBoxes } from './decorations-layer.js'
 import { Gutter } from './gutter.js'
-import {
-  classNameForScopes,
-  type HighlightToken,
-  highlightScreenLine,
-  screenLineLayout,
-} from './highlight.js'
+import { classNameForScopes, rowContent } from './highlight.js'
 import { TextInput } from './input.js'
 import { buildKeymap, type Keymap } from './keymap.js'
-import { LinesLayer, type RowContent } from './lines.js'
+import { LinesLayer } from './lines.js'
 import { measureText, metricsDiffer, type TextMetrics } from './measure.js'
 import { MouseInput, screenPositionForPixel } from './mouse.js'
 import { Overlay } from './overlay.js'
@@ -347,7 +341,7 @@ export class EditorView {
       longest = this.lines.render(
         startRow,
         endRow,
-        (row) => this.rowContent(row, lineAt(row)),
+        (row) => rowContent(editor, row, lineAt(row)),
         lineHeight,
       )
     } finally {
@@ -441,41 +435,6 @@ export class EditorView {
     this.linesElement.classList.add(...classes)
     this.rootScopeClasses = classes
     this.scheduleUpdate()
-  }
-
-  /**
-   * What screen row `row` shows: its text and, when the language gives tokens, its colours
-   * from the tokens of the buffer rows it shows (asking for them tokenizes up to them).
-   */
-  private rowContent(row: number, line: ScreenLine | undefined): RowContent {
-    if (line === undefined) return { text: '', highlightKey: [] }
-    const mode = this.editor.getLanguageMode()
-    if (mode.tokensForBufferRow === undefined) return { text: line.lineText, highlightKey: [] }
-    const display = this.editor.displayLayer
-    const folded = line.lineText.includes(display.getSettings().foldCharacter)
-    const layout = folded ? screenLineLayout(display, row, line) : null
-    const tokens = new Map<number, readonly HighlightToken[] | null>()
-    for (const bufferRow of [
-      line.bufferRange.start.row,
-      ...(layout?.folds ?? []).map((fold) => fold.end.row),
-    ]) {
-      if (!tokens.has(bufferRow)) tokens.set(bufferRow, mode.tokensForBufferRow(bufferRow))
-    }
-    const buffer = this.editor.getBuffer()
-    return {
-      text: line.lineText,
-      highlightKey: [...tokens.values()],
-      segments: () =>
-        highlightScreenLine(
-          line,
-          layout ?? screenLineLayout(display, row, line),
-          {
-            lineForRow: (bufferRow) => buffer.lineForRow(bufferRow) ?? '',
-            tokensForRow: (bufferRow) => tokens.get(bufferRow) ?? null,
-          },
-          this.editor.getTabLength(),
-        ),
-    }
   }
 
   private rowsInSight(): { startRow: number; endRow: number } {
