@@ -232,7 +232,7 @@ describe('EditorView syntax colours', () => {
     ).rejects.toThrow(/theme must be 'light', 'dark' or 'auto', got sepia/)
   })
 
-  it('colours rows once the grammar loads, and keeps every row text exactly its screen line', async () => {
+  it('colours rows once the grammar loads or changes, and keeps every row text exactly its screen line', async () => {
     await open({
       text: `${JAVASCRIPT}\n\tconst tabbed = 1 ${'+ 1 '.repeat(40)}`,
       editor: { softWrapped: true },
@@ -256,16 +256,29 @@ describe('EditorView syntax colours', () => {
         }
         return { text, expected: editor.lineTextForScreenRow(Number(row.dataset.screenRow)) }
       })
+      const after = spans()
+      const lines = element!.querySelector('.tandem-lines')!
+      const jsRoot = lines.classList.contains('syntax--js')
+      await vp.loadLanguage('python')
+      editor.setGrammar('python')
+      await vp.frames()
       return {
         before,
-        after: spans(),
+        after,
         texts,
         folds: element!.querySelectorAll('.tandem-fold-marker').length,
+        jsRoot,
+        pythonRoot:
+          lines.classList.contains('syntax--python') && !lines.classList.contains('syntax--js'),
+        pythonSpans: element!.querySelectorAll('.tandem-line span.syntax--python').length,
       }
     })
     expect(shown.before).toBe(0)
     expect(shown.after).toBeGreaterThan(20)
     expect(shown.folds).toBe(1)
+    expect(shown.jsRoot).toBe(true)
+    expect(shown.pythonRoot).toBe(true)
+    expect(shown.pythonSpans).toBeGreaterThan(5)
     for (const { text, expected } of shown.texts) expect(text).toBe(expected)
   })
 
