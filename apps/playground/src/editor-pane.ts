@@ -4,12 +4,14 @@
  * one module of the app that knows the view.
  */
 import type { TextEditor } from '@tandem/editor'
-import { EditorView } from '@tandem/view'
+import { type EditorTheme, EditorView } from '@tandem/view'
 
 /** A mounted editor view. */
 export interface EditorPane {
   /** Gives the editor the keyboard focus. */
   focus(): void
+  /** Shows the editor's light or dark theme, or follows the system (`auto`). */
+  setTheme(theme: EditorTheme): void
   /** Removes the view from the page. */
   destroy(): void
 }
@@ -19,7 +21,15 @@ export interface EditorPane {
  *
  * @example const pane = mountEditor(editor, document.querySelector('#editor')!)
  */
-export const mountEditor = (editor: TextEditor, element: HTMLElement): EditorPane => {
-  const view = new EditorView(editor, element)
-  return { focus: () => view.focus(), destroy: () => view.destroy() }
+export const mountEditor = (
+  editor: TextEditor,
+  element: HTMLElement,
+  theme: EditorTheme = 'auto',
+): EditorPane => {
+  const view = new EditorView(editor, element, { theme })
+  return {
+    focus: () => view.focus(),
+    setTheme: (next) => view.setTheme(next),
+    destroy: () => view.destroy(),
+  }
 }

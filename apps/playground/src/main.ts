@@ -7,6 +7,7 @@
 import { TextBuffer } from '@tandem/buffer'
 import { type CollabConnection, type ConnectionStatus, connect } from '@tandem/collab'
 import { TextEditor } from '@tandem/editor'
+import type { EditorTheme } from '@tandem/view'
 import { addressOfRoom, type PageAddress, readAddress, roomsUrl } from './address.js'
 import { type EditorPane, mountEditor } from './editor-pane.js'
 import { bindLanguagePicker } from './languages.js'
@@ -24,6 +25,7 @@ const ui = {
   document: element<HTMLInputElement>('document'),
   documents: element<HTMLDataListElement>('documents'),
   language: element<HTMLSelectElement>('language'),
+  theme: element<HTMLSelectElement>('theme'),
   status: element('status'),
   readOnly: element('read-only'),
   userName: element<HTMLInputElement>('user-name'),
@@ -51,6 +53,11 @@ interface Session {
 
 let session: Session | null = null
 const user = loadUser(localStorage)
+
+/** The editor's theme: each person's own choice, kept in this browser. */
+const THEME_KEY = 'tandem-playground-theme'
+const savedTheme = localStorage.getItem(THEME_KEY)
+let theme: EditorTheme = savedTheme === 'light' || savedTheme === 'dark' ? savedTheme : 'auto'
 
 const showStatus = (status: ConnectionStatus, refused: string | null): void => {
   ui.status.dataset.status = refused === null ? status : 'refused'
@@ -91,7 +98,7 @@ const open = (address: PageAddress): void => {
     user: collabUser(user),
     offline: true,
   })
-  const pane = mountEditor(editor, ui.editor)
+  const pane = mountEditor(editor, ui.editor, theme)
   const cleanups = [
     showPresence(connection.awareness, ui.people),
     bindLanguagePicker(ui.language, connection.doc, (id) => editor.setGrammar(id)),
@@ -143,6 +150,13 @@ ui.documentForm.addEventListener('submit', (event) => {
 })
 ui.document.addEventListener('focus', () => void listDocuments())
 window.addEventListener('popstate', () => open(readAddress(new URL(location.href))))
+
+ui.theme.value = theme
+ui.theme.addEventListener('change', () => {
+  theme = ui.theme.value as EditorTheme
+  localStorage.setItem(THEME_KEY, theme)
+  session?.pane.setTheme(theme)
+})
 
 ui.userName.value = user.name
 ui.userColor.value = user.color

@@ -264,6 +264,35 @@ describe('the playground in a browser', () => {
     await vi.waitFor(async () => expect(await editorText(ada)).toBe('# x = 1'), WAIT)
     await bob.keyboard.press('Control+/')
     await vi.waitFor(async () => expect(await editorText(ada)).toBe('x = 1'), WAIT)
+    // Drawn in Python's colours: the number is a constant.
+    await vi.waitFor(
+      async () => expect(await ada.textContent('.tandem-line .syntax--constant')).toBe('1'),
+      WAIT,
+    )
+  })
+
+  it("switches the editor's theme, and remembers the choice in this browser", async () => {
+    const room = newRoom('theme')
+    const context = await newContext(ADA)
+    const page = await openPage(context, server.pageUrl(room))
+    await waitForStatus(page, 'synced')
+    const look = () =>
+      page.evaluate(() => {
+        const editor = document.querySelector('.tandem-editor')!
+        return {
+          dark: editor.classList.contains('tandem-theme-dark'),
+          background: getComputedStyle(editor).backgroundColor,
+        }
+      })
+    const light = await look()
+    await page.selectOption('#theme', 'dark')
+    const dark = await look()
+    expect(dark.dark).toBe(true)
+    expect(dark.background).not.toBe(light.background)
+    await page.reload()
+    await waitForStatus(page, 'synced')
+    expect(await page.inputValue('#theme')).toBe('dark')
+    expect(await look()).toEqual(dark)
   })
 
   it('syncs two tabs over BroadcastChannel with the server stopped, and sends the offline edits once it is back', async () => {

@@ -3,11 +3,16 @@ import { type Disposable, Emitter, Point } from '@tandem/text'
 import { type CommentStrings, indentLevelForLine, type LanguageMode } from './language-mode.js'
 import type { LanguageSettings } from './languages.js'
 import { ScopeDescriptor } from './scope-descriptor.js'
+import type { TextMateToken, TokenizedRows } from './textmate.js'
 
 /** Scope names at positions, kept in step with the buffer (a TextMate tokenizer). */
 export interface ScopeSource {
   /** The scopes at `position`, outermost first, the grammar's root scope included. */
   scopesAt(position: Point): string[]
+  /** The tokens of `row`, tokenizing up to it as needed (a `TextMateTokenizer` has this). */
+  tokensForRow?(row: number): readonly TextMateToken[]
+  /** Calls `callback` with each run of rows just (re)tokenized. */
+  onDidTokenize?(callback: (rows: TokenizedRows) => void): Disposable
   /** Stops following the buffer. */
   destroy(): void
 }
@@ -39,10 +44,14 @@ export class GrammarLanguageMode implements LanguageMode {
   readonly id: string
   readonly indentsRowsTogether: boolean
   private scopes: ScopeSource | null = null
+  private scopesSubscription: Disposable | null = null
   private syntax: SyntaxSource | null = null
   private destroyed = false
   private loadError: Error | null = null
-  private readonly emitter = new Emitter<{ 'did-change-highlighting': undefined }>()
+  private readonly emitter = new Emitter<{
+    'did-change-highlighting': undefined
+    'did-tokenize-buffer-rows': TokenizedRows
+  }>()
 
   /** A mode for `settings`' language over `buffer`, without parsers yet. */
   constructor(
@@ -65,8 +74,13 @@ export class GrammarLanguageMode implements LanguageMode {
       return
     }
     if (parsers.scopes) {
+      this.scopesSubscription?.dispose()
       this.scopes?.destroy()
       this.scopes = parsers.scopes
+      this.scopesSubscription =
+        parsers.scopes.onDidTokenize?.((rows) =>
+          this.emitter.emit('did-tokenize-buffer-rows', rows),
+        ) ?? null
     }
     if (parsers.syntax) {
       this.syntax?.destroy()
@@ -104,6 +118,28 @@ export class GrammarLanguageMode implements LanguageMode {
   /** Calls `callback` when the answers about scopes may have changed (a parser was attached). */
   onDidChangeHighlighting(callback: () => void): Disposable {
     return this.emitter.on('did-change-highlighting', callback)
+  }
+
+  /**
+   * The tokens of buffer row `row` from the TextMate grammar (tokenizing the rows up to it
+   * that need it), or null until the grammar is attached. A row outside the buffer is a
+   * RangeError.
+   *
+   * @example mode.tokensForBufferRow(0)?.map((token) => token.scopes.at(-1))
+   */
+  tokensForBufferRow(row: number): readonly TextMateToken[] | null {
+    if (this.scopes?.tokensForRow === undefined) return null
+    return this.scopes.tokensForRow(row)
+  }
+
+  /**
+   * Calls `callback` with each run of buffer rows the grammar just (re)tokenized: an edited
+   * row and the rows after it whose starting state changed, once someone asks for them.
+   *
+   * @example mode.onDidTokenizeBufferRows(({ startRow, endRow }) => redraw(startRow, endRow))
+   */
+  onDidTokenizeBufferRows(callback: (rows: TokenizedRows) => void): Disposable {
+    return this.emitter.on('did-tokenize-buffer-rows', callback)
   }
 
   scopeDescriptorForPosition(position: Point): ScopeDescriptor {
@@ -177,6 +213,7 @@ export class GrammarLanguageMode implements LanguageMode {
   destroy(): void {
     if (this.destroyed) return
     this.destroyed = true
+    this.scopesSubscription?.dispose()
     this.scopes?.destroy()
     this.syntax?.destroy()
     this.scopes = null

@@ -1,5 +1,6 @@
-import type { Point } from '@tandem/text'
+import type { Disposable, Point } from '@tandem/text'
 import type { ScopeDescriptor } from './scope-descriptor.js'
+import type { TextMateToken, TokenizedRows } from './textmate.js'
 
 /** What the editor asks of a language. The plain-text mode answers for text with no grammar. */
 export interface LanguageMode {
@@ -41,6 +42,30 @@ export interface LanguageMode {
   suggestedIndentForEditedBufferRow(row: number, tabLength: number): number | undefined
   /** Line and block comment delimiters at a position (none in plain text). */
   commentStringsForPosition(position: Point): CommentStrings
+  /**
+   * The tokens of buffer row `row` for syntax colours, covering the row from column 0 to its
+   * end: tokenizes the rows up to it that need it (rows below stay untouched). Null while the
+   * language has no grammar to tokenize with (plain text, or not loaded yet). A row outside
+   * the buffer is a RangeError. Absent in modes that never highlight.
+   *
+   * @example mode.tokensForBufferRow?.(0)?.[0]?.scopes // => ['source.js', 'storage.type.js']
+   */
+  tokensForBufferRow?(row: number): readonly TextMateToken[] | null
+  /**
+   * Calls `callback` with each run of buffer rows just (re)tokenized, after an edit (local or
+   * remote) or because a row was asked for: their colours may have changed. Rows whose
+   * tokenization was not asked for are not reported until it is.
+   *
+   * @example mode.onDidTokenizeBufferRows?.(({ startRow, endRow }) => redraw(startRow, endRow))
+   */
+  onDidTokenizeBufferRows?(callback: (rows: TokenizedRows) => void): Disposable
+  /**
+   * Calls `callback` when the colours of every row may have changed: a grammar was attached
+   * (or failed to load).
+   *
+   * @example mode.onDidChangeHighlighting?.(() => redrawAll())
+   */
+  onDidChangeHighlighting?(callback: () => void): Disposable
   /** Stops following the buffer. */
   destroy(): void
 }

@@ -3,7 +3,8 @@
  * soft wrap following the element's width), virtual scrolling, a gutter with line numbers,
  * local carets and selections, other peers' carets with their names and colors and their
  * selections (the decorations `@tandem/collab` adds), and input with Atom's key bindings:
- * typing, input methods, the clipboard and the mouse.
+ * typing, input methods, the clipboard and the mouse. Rows are drawn in the language's syntax
+ * colours (Atom's `syntax--` classes) with a light or a dark theme.
  *
  * @example
  * import { TextEditor } from '@tandem/editor'
@@ -14,6 +15,7 @@
  */
 export { readTandemMetadata, TANDEM_CLIPBOARD_TYPE } from './clipboard.js'
 export { type Command, type CommandContext, EDITOR_COMMANDS } from './commands.js'
+export { classNameForScopes } from './highlight.js'
 export {
   ATOM_KEYMAP,
   buildKeymap,
@@ -23,4 +25,5 @@ export {
 } from './keymap.js'
 export type { TextMetrics } from './measure.js'
 export { STYLE_ELEMENT_ID } from './styles.js'
+export { EDITOR_THEMES, type EditorTheme } from './theme.js'
 export { EditorView, type EditorViewOptions, type PixelPosition } from './view.js'

@@ -1,9 +1,10 @@
 /// <reference lib="dom" />
 /**
- * The view's style sheet: a plain light theme with a monospace font, a gutter, carets and
- * selection colors. Installed once per document; an application overrides it with more
- * specific rules or by setting the custom properties on the editor element.
+ * The view's style sheet: a monospace font, a gutter, carets, selections and the light and
+ * dark themes (see theme.ts). Installed once per document; an application overrides it with
+ * more specific rules or by setting the custom properties on the editor element.
  */
+import { themeStyles } from './theme.js'
 
 /** The id of the `<style>` element the view adds to the document's head. */
 export const STYLE_ELEMENT_ID = 'tandem-view-styles'
@@ -13,14 +14,6 @@ const CSS = `
   --tandem-font: ui-monospace, 'DejaVu Sans Mono', 'Liberation Mono', Menlo, Consolas, monospace;
   --tandem-font-size: 14px;
   --tandem-line-height: 1.5;
-  --tandem-background: #ffffff;
-  --tandem-text: #24292f;
-  --tandem-gutter-background: #f6f8fa;
-  --tandem-gutter-text: #8c959f;
-  --tandem-gutter-current: #24292f;
-  --tandem-selection: #b6d6fd;
-  --tandem-caret: #0550ae;
-  --tandem-fold: #e1e4e8;
   position: relative;
   overflow: hidden;
   background: var(--tandem-background);
@@ -48,7 +41,7 @@ const CSS = `
   flex: none;
   box-sizing: border-box;
   background: var(--tandem-gutter-background);
-  border-right: 1px solid #d8dee4;
+  border-right: 1px solid var(--tandem-gutter-border);
   color: var(--tandem-gutter-text);
   user-select: none;
   cursor: default;
@@ -63,7 +56,7 @@ const CSS = `
 }
 .tandem-editor .tandem-line-number.cursor-line {
   color: var(--tandem-gutter-current);
-  background: #eaeef2;
+  background: var(--tandem-gutter-current-background);
 }
 .tandem-editor .tandem-line-number.folded::after {
   content: '\\25B8';
@@ -87,7 +80,7 @@ const CSS = `
   overflow: visible;
   border-radius: 3px;
   background: var(--tandem-fold);
-  color: #57606a;
+  color: var(--tandem-fold-text);
   text-align: center;
   cursor: pointer;
 }
@@ -103,7 +96,7 @@ const CSS = `
   position: absolute;
   background: var(--tandem-selection);
 }
-.tandem-editor:not(.is-focused) .tandem-selection { background: #d7e3f1; }
+.tandem-editor:not(.is-focused) .tandem-selection { background: var(--tandem-selection-unfocused); }
 .tandem-editor .tandem-cursor {
   position: absolute;
   width: 2px;
@@ -200,6 +193,6 @@ export const installStyles = (document: Document): void => {
   if (document.getElementById(STYLE_ELEMENT_ID) !== null) return
   const style = document.createElement('style')
   style.id = STYLE_ELEMENT_ID
-  style.textContent = CSS
+  style.textContent = `${themeStyles()}\n${CSS}`
   document.head.appendChild(style)
 }

@@ -19,6 +19,7 @@ import { ClipboardEvents } from './clipboard.js'
 import { type CommandContext, EDITOR_COMMANDS } from './commands.js'
 import { DecorationWatcher, decorationBoxes } from './decorations-layer.js'
 import { Gutter } from './gutter.js'
+import { classNameForScopes, rowContent } from './highlight.js'
 import { TextInput } from './input.js'
 import { buildKeymap, type Keymap } from './keymap.js'
 import { LinesLayer } from './lines.js'
@@ -27,6 +28,7 @@ import { MouseInput, screenPositionForPixel } from './mouse.js'
 import { Overlay } from './overlay.js'
 import { RowGeometry } from './row-geometry.js'
 import { installStyles } from './styles.js'
+import { applyTheme, assertTheme, type EditorTheme } from './theme.js'
 
 /** Options of `new EditorView`. */
 export interface EditorViewOptions {
@@ -40,6 +42,8 @@ export interface EditorViewOptions {
   overscanRows?: number
   /** Key bindings over Atom's defaults (`null` unbinds), e.g. `{ 'ctrl-d': 'editor:delete-line' }`. */
   keymap?: Keymap
+  /** The colours: `light`, `dark`, or `auto` (the default) to follow the system's preference. */
+  theme?: EditorTheme
 }
 
 /** A pixel position in the text area (0, 0 is the top left of the first row's text). */
@@ -105,6 +109,13 @@ export class EditorView {
   private widthsSet = false
   private inputAt = ''
   private destroyed = false
+  private theme: EditorTheme
+  private languageSubscriptions: CompositeDisposable | null = null
+  private rootScopeClasses: string[] = []
+  /** Whether the rows are being rendered (tokenizing them then needs no new update). */
+  private rendering = false
+  /** The buffer rows the rendered screen rows show, first to last. */
+  private shownBufferRows = { first: 0, last: -1 }
 
   constructor(
     /** The editor shown. */
@@ -121,12 +132,16 @@ export class EditorView {
       throw new RangeError(`overscanRows must be a whole number >= 0, got ${overscan}`)
     }
     this.overscan = overscan
+    const theme = options.theme ?? 'auto'
+    assertTheme(theme)
+    this.theme = theme
     this.element = element
     this.keymap = buildKeymap(options.keymap)
     this.commandContext = { editor, rowsPerPage: () => this.getRowsPerPage() }
     const document = element.ownerDocument
     installStyles(document)
     element.classList.add('tandem-editor')
+    applyTheme(element, theme)
     if (options.cursorBlink ?? true) element.classList.add('cursor-blink')
 
     this.scroller = div(document, 'tandem-scroller')
@@ -212,6 +227,7 @@ export class EditorView {
         this.scheduleUpdate()
       }),
       editor.onDidDestroy(() => this.destroy()),
+      editor.onDidChangeGrammar(() => this.watchLanguage()),
       new Disposable(() => {
         this.scroller.removeEventListener('scroll', onScroll)
         resizeObserver?.disconnect()
@@ -220,10 +236,30 @@ export class EditorView {
         view?.removeEventListener('resize', onWindowResize)
       }),
     )
+    this.watchLanguage()
     this.updateCharacterWidths()
     this.updateWrapWidth()
     if (options.softWrapped !== undefined) editor.setSoftWrapped(options.softWrapped)
     this.updateSync()
+  }
+
+  // Theme
+
+  /** The theme shown: `light`, `dark`, or `auto` (following the system's preference). */
+  getTheme(): EditorTheme {
+    return this.theme
+  }
+
+  /**
+   * Shows the `light` or `dark` theme, or `auto` to follow the system's preference; anything
+   * else is a RangeError.
+   *
+   * @example view.setTheme('dark')
+   */
+  setTheme(theme: EditorTheme): void {
+    assertTheme(theme)
+    this.theme = theme
+    applyTheme(this.element, theme)
   }
 
   // Focus and commands
@@ -343,7 +379,16 @@ export class EditorView {
     const { startRow, endRow } = this.rowsInSight()
     const screenLines = editor.displayLayer.getScreenLines(startRow, endRow)
     const lineAt = (row: number) => screenLines[row - startRow]
-    this.lines.render(startRow, endRow, (row) => lineAt(row)?.lineText ?? '', lineHeight)
+    this.rendering = true
+    try {
+      this.lines.render(startRow, endRow, (row) => rowContent(editor, row, lineAt(row)), lineHeight)
+    } finally {
+      this.rendering = false
+    }
+    this.shownBufferRows = {
+      first: screenLines[0]?.bufferRange.start.row ?? 0,
+      last: screenLines[screenLines.length - 1]?.bufferRange.end.row ?? -1,
+    }
     const cursorRows = new Set<number>()
     for (const position of editor.getCursorScreenPositions()) cursorRows.add(position.row)
     const foldCharacter = editor.displayLayer.getSettings().foldCharacter
@@ -398,6 +443,7 @@ export class EditorView {
       this.frame = null
     }
     this.subscriptions.dispose()
+    this.languageSubscriptions?.dispose()
     if (this.widthsSet && !this.editor.isDestroyed()) {
       this.editor.displayLayer.reset({ ratioForCharacter })
     }
@@ -407,6 +453,7 @@ export class EditorView {
     this.input.dispose()
     this.scroller.remove()
     this.element.classList.remove('tandem-editor', 'cursor-blink', 'is-focused')
+    applyTheme(this.element, 'auto')
   }
 
   // Internals
@@ -415,6 +462,34 @@ export class EditorView {
     const command = EDITOR_COMMANDS[name]
     if (command === undefined) return false
     return command(this.commandContext) !== false
+  }
+
+  /**
+   * Follows the language mode's highlighting: a grammar attached redraws the rows in sight,
+   * rows re-tokenized outside an update redraw those of them in sight. The root scope's
+   * classes go on the lines' container, as Atom puts them around each line.
+   */
+  private watchLanguage(): void {
+    this.languageSubscriptions?.dispose()
+    const mode = this.editor.getLanguageMode()
+    const subscriptions = new CompositeDisposable()
+    const changed = mode.onDidChangeHighlighting?.(() => this.scheduleUpdate())
+    const tokenized = mode.onDidTokenizeBufferRows?.(({ startRow, endRow }) => {
+      const shown = this.shownBufferRows
+      if (this.rendering || endRow < shown.first || startRow > shown.last) return
+      this.scheduleUpdate()
+    })
+    if (changed !== undefined) subscriptions.add(changed)
+    if (tokenized !== undefined) subscriptions.add(tokenized)
+    this.languageSubscriptions = subscriptions
+    const root = mode.scopeDescriptorForPosition(Point.ZERO).getScopesArray().slice(0, 1)
+    const classes = classNameForScopes(root)
+      .split(' ')
+      .filter((name) => name !== '')
+    this.linesElement.classList.remove(...this.rootScopeClasses)
+    this.linesElement.classList.add(...classes)
+    this.rootScopeClasses = classes
+    this.scheduleUpdate()
   }
 
   private rowsInSight(): { startRow: number; endRow: number } {

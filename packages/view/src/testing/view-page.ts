@@ -10,6 +10,8 @@ import { TextEditor } from '@tandem/editor'
 import * as awarenessProtocol from 'y-protocols/awareness'
 import * as Y from 'yjs'
 import { type AwarenessBinding, bindAwareness } from '../../../collab/src/index.js'
+import { setAssetLocator } from '../../../language/src/assets.js'
+import { loadLanguage } from '../../../language/src/registry.js'
 import { EditorView, type EditorViewOptions } from '../index.js'
 
 /** One side of the page: an editor, its view (when shown) and its awareness binding. */
@@ -64,10 +66,14 @@ export interface ViewPage {
   remoteCarets(side: 'a' | 'b'): { name: string | null; color: string; left: number; top: number }[]
   /** The local carets drawn in side `side`'s view: center line and top. */
   localCarets(side: 'a' | 'b'): { left: number; top: number }[]
+  /** Loads language `id` (its grammar files are served by the page's server). */
+  loadLanguage(id: string): Promise<void>
   /** Waits for two animation frames (what an event-driven update needs to land). */
   frames(): Promise<void>
   close(): void
 }
+
+setAssetLocator(({ pkg, path }) => new URL(`/packages/${pkg}/${path}`, location.href))
 
 let a: PageEditor | null = null
 let b: PageEditor | null = null
@@ -238,6 +244,7 @@ const viewPage: ViewPage = {
     for (const side of [a, b]) side?.binding.flush()
     for (const side of [a, b]) side?.view?.updateSync()
   },
+  loadLanguage: (id) => loadLanguage(id),
   frames: () =>
     new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => resolve()))),
   close() {
