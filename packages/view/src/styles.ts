@@ -5,6 +5,8 @@
  * specific rules or by setting the custom properties on the editor element.
  */
 
+import { ACCESSIBILITY_CSS, PRESENCE_CSS } from './presence-styles.js'
+
 /** The id of the `<style>` element the view adds to the document's head. */
 export const STYLE_ELEMENT_ID = 'tandem-view-styles'
 
@@ -182,6 +184,7 @@ export const installStyles = (document: Document): void => {
   if (document.getElementById(STYLE_ELEMENT_ID) !== null) return
   const style = document.createElement('style')
   style.id = STYLE_ELEMENT_ID
-  style.textContent = CSS
+  // Other peers and accessibility: their own block (presence-styles.ts), after the theme.
+  style.textContent = CSS + PRESENCE_CSS + ACCESSIBILITY_CSS
   document.head.appendChild(style)
 }
