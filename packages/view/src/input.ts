@@ -39,6 +39,7 @@ export class TextInput {
   /** The textarea that holds the keyboard focus. */
   readonly textarea: HTMLTextAreaElement
   private composing = false
+  private escaped = false
   /** What the textarea was last given; null while it holds something else (the clipboard's). */
   private mirrored: InputMirror | null = null
   private readonly listeners: [string, (event: Event) => void][]
@@ -117,6 +118,11 @@ export class TextInput {
     if (event.isComposing || this.composing || event.keyCode === 229) return
     const keystroke = keystrokeForEvent(event)
     if (keystroke === null) return
+    // Escape, then Tab or Shift-Tab, leaves the editor (Tab alone indents), so the keyboard
+    // never gets stuck in it.
+    const escaped = this.escaped
+    this.escaped = keystroke === 'escape'
+    if (escaped && (keystroke === 'tab' || keystroke === 'shift-tab')) return
     const command = this.host.commandForKeystroke(keystroke)
     if (command === undefined) return
     if (CLIPBOARD_COMMANDS.has(command)) {

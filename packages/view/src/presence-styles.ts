@@ -6,7 +6,7 @@
  * custom property on `.tandem-editor`:
  *
  * - `--tandem-remote-selection-alpha`: how much of the peer's color a remote selection shows
- *   (a percentage, default 30%).
+ *   (a percentage, default 35%).
  * - `--tandem-remote-caret-idle-opacity`: an idle peer's caret (default 0.35).
  * - `--tandem-remote-label-text`: the text color of name labels (default white).
  * - `--tandem-remote-label-fade`: how long a label takes to fade out (default 250ms).
@@ -18,7 +18,7 @@
 /** Rules for remote carets, labels and selections. */
 export const PRESENCE_CSS = `
 .tandem-editor {
-  --tandem-remote-selection-alpha: 30%;
+  --tandem-remote-selection-alpha: 35%;
   --tandem-remote-caret-idle-opacity: 0.35;
   --tandem-remote-label-text: #ffffff;
   --tandem-remote-label-fade: 250ms;
