@@ -15,11 +15,15 @@ export interface EditorPane {
 }
 
 /**
- * Shows `editor` in `element`.
+ * Shows `editor` in `element`; `label` is what screen readers call it.
  *
- * @example const pane = mountEditor(editor, document.querySelector('#editor')!)
+ * @example const pane = mountEditor(editor, document.querySelector('#editor')!, 'Document notes')
  */
-export const mountEditor = (editor: TextEditor, element: HTMLElement): EditorPane => {
-  const view = new EditorView(editor, element)
+export const mountEditor = (
+  editor: TextEditor,
+  element: HTMLElement,
+  label: string,
+): EditorPane => {
+  const view = new EditorView(editor, element, { label })
   return { focus: () => view.focus(), destroy: () => view.destroy() }
 }

@@ -91,7 +91,7 @@ const open = (address: PageAddress): void => {
     user: collabUser(user),
     offline: true,
   })
-  const pane = mountEditor(editor, ui.editor)
+  const pane = mountEditor(editor, ui.editor, `Document ${address.room}`)
   const cleanups = [
     showPresence(connection.awareness, ui.people),
     bindLanguagePicker(ui.language, connection.doc, (id) => editor.setGrammar(id)),
