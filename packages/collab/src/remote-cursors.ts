@@ -67,11 +67,12 @@ export const REMOTE_CARET_CLASS = 'remote-cursor'
 export const REMOTE_SELECTION_CLASS = 'remote-selection'
 
 /**
- * Shows the other clients of `awareness` in `editor`, until disposed. Each caret decoration
- * has the properties `clientId`, `name`, `color`, `ownTab`, `primary` (the peer's last
- * selection, where views put the name) and `activeAt` (`Date.now()` when the peer's
- * selections last changed: it moved or typed); each selection highlight has `clientId`,
- * `color` (`colorLight` when the user has one) and `userColor` (the user's `color`).
+ * Shows the other clients of `awareness` in `editor`, until disposed.
+ *
+ * Each caret decoration has the properties `clientId`, `name`, `color`, `ownTab`, `primary`
+ * (the peer's last selection, where views put the name) and `activeAt` (`Date.now()` when
+ * the peer last moved or typed); each selection highlight has `clientId`, `color`
+ * (`colorLight` when the user has one) and `userColor` (the user's `color`).
  *
  * @example const remote = new RemoteCursors(editor, awareness, { name: 'Ada', color: '#d33' })
  */
