@@ -11,6 +11,7 @@ import { CompositeDisposable, type DisposableLike, type Point } from '@tandem/te
 import type { TextMetrics } from './measure.js'
 import { type OverlayBox, rectStyle, rectsForScreenRange } from './overlay.js'
 import type { PeerActivity } from './peer-activity.js'
+import { labelTextOn } from './peer-colors.js'
 
 /**
  * The boxes of one pass: highlights go under the text, carets over it; and the remote peers
@@ -80,6 +81,12 @@ const markersOf = (decoration: Decoration, view: Viewport): DisplayMarker[] => {
   if (marker !== undefined) return marker.isDestroyed() ? [] : [marker]
   const layer = decoration.target as DisplayMarkerLayer
   return layer.findMarkers({ intersectsScreenRowRange: [view.startRow, view.endRow - 1] })
+}
+
+/** A label's own text color where the peer's color is too light for the default. */
+const labelStyle = (color: string | null): string => {
+  const text = color === null ? null : labelTextOn(color)
+  return text === null ? '' : `color:${text};`
 }
 
 const hasClass = (properties: Record<string, unknown>, name: string): boolean =>
@@ -157,7 +164,7 @@ const decorationBoxesOf = (
                   head.row === 0 && 'below',
                   (state?.labelShown ?? true) && 'is-shown',
                 ),
-                style: '',
+                style: labelStyle(color),
               },
             }
           : {}),

@@ -202,6 +202,27 @@ describe('other peers in the view', () => {
     expect(pending).toBeLessThanOrEqual(2)
   })
 
+  it('writes a name readably on a light peer color as on a strong one', async () => {
+    await open({ view: { cursorBlink: false } })
+    for (const color of ['#cf222e', '#facc15']) {
+      const label = await inPage(
+        page,
+        async (vp, user) => {
+          vp.b!.binding.awareness.setLocalStateField('user', user)
+          vp.b!.editor.setCursorBufferPosition([2, 8])
+          vp.flush()
+          await vp.frames()
+          const shown = vp.a.element!.querySelector('.tandem-remote-label')!
+          const style = getComputedStyle(shown)
+          return { text: style.color, background: style.backgroundColor }
+        },
+        { name: 'Bob', color },
+      )
+      const ratio = contrast(parseColor(label.text), parseColor(label.background))
+      expect(ratio, color).toBeGreaterThanOrEqual(4.5)
+    }
+  })
+
   for (const theme of ['light', 'dark'] as const) {
     it(`shows a remote selection clearly on a ${theme} background, the text over it readable`, async () => {
       await open({ view: { cursorBlink: false, labelFadeDelay: 60_000 } })
