@@ -99,10 +99,12 @@ export const textInputOf = (mirror: InputMirror, value: string): TextInputChange
   const prefixLimit = Math.min(old.length, value.length, mirror.selectionStart)
   while (prefix < prefixLimit && old[prefix] === value[prefix]) prefix++
   let suffix = 0
+  // A change that starts at the selection is taken to cover it; one made before it is not.
+  const atSelection = prefix === mirror.selectionStart
   const suffixLimit = Math.min(
     old.length - prefix,
     value.length - prefix,
-    old.length - mirror.selectionEnd,
+    atSelection ? old.length - mirror.selectionEnd : Number.POSITIVE_INFINITY,
   )
   while (
     suffix < suffixLimit &&
