@@ -17,16 +17,17 @@ export interface EditorPane {
 }
 
 /**
- * Shows `editor` in `element`.
+ * Shows `editor` in `element`; `label` is what screen readers call it.
  *
- * @example const pane = mountEditor(editor, document.querySelector('#editor')!)
+ * @example const pane = mountEditor(editor, document.querySelector('#editor')!, 'Document notes')
  */
 export const mountEditor = (
   editor: TextEditor,
   element: HTMLElement,
+  label: string,
   theme: EditorTheme = 'auto',
 ): EditorPane => {
-  const view = new EditorView(editor, element, { theme })
+  const view = new EditorView(editor, element, { label, theme })
   return {
     focus: () => view.focus(),
     setTheme: (next) => view.setTheme(next),

@@ -98,7 +98,7 @@ const open = (address: PageAddress): void => {
     user: collabUser(user),
     offline: true,
   })
-  const pane = mountEditor(editor, ui.editor, theme)
+  const pane = mountEditor(editor, ui.editor, `Document ${address.room}`, theme)
   const cleanups = [
     showPresence(connection.awareness, ui.people),
     bindLanguagePicker(ui.language, connection.doc, (id) => editor.setGrammar(id)),

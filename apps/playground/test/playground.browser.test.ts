@@ -480,4 +480,73 @@ describe('the playground and CodeMirror 6 (y-codemirror.next) on one room', () =
     }, WAIT)
     await ada.screenshot({ path: join(ARTIFACTS, 'with-codemirror.png') })
   })
+
+  for (const width of [360, 480, 560]) {
+    it(`fits a ${width} px wide window: labels by their controls, "here now" in sight, nothing wider than the page`, async () => {
+      const room = newRoom(`narrow-${width}`)
+      const context = await newContext(ADA)
+      const ada = await openPage(context, server.pageUrl(room))
+      await ada.setViewportSize({ width, height: 640 })
+      const bob = await openPage(await newContext(BOB), server.pageUrl(room))
+      await Promise.all([waitForStatus(ada, 'synced'), waitForStatus(bob, 'synced')])
+      await vi.waitFor(async () => expect(await people(ada)).toEqual(['Ada (you)', 'Bob']), WAIT)
+      const layout = await ada.evaluate(() => {
+        const box = (selector: string) => {
+          const rect = document.querySelector(selector)!.getBoundingClientRect()
+          return { left: rect.left, right: rect.right, top: rect.top, bottom: rect.bottom }
+        }
+        const visible = (selector: string) =>
+          [...document.querySelectorAll<HTMLElement>(selector)].map((element) => {
+            const rect = element.getBoundingClientRect()
+            return (
+              element.checkVisibility() &&
+              rect.width > 0 &&
+              rect.height > 0 &&
+              rect.left >= 0 &&
+              rect.right <= innerWidth &&
+              rect.top >= 0 &&
+              rect.bottom <= innerHeight
+            )
+          })
+        const pairs = [...document.querySelectorAll<HTMLLabelElement>('label[for]')].map(
+          (label) => ({
+            name: label.textContent,
+            label: box(`label[for="${label.htmlFor}"]`),
+            control: box(`#${label.htmlFor}`),
+          }),
+        )
+        const outside = [...document.querySelectorAll<HTMLElement>('body *')]
+          .filter((element) => element.checkVisibility())
+          .map((element) => ({ element, rect: element.getBoundingClientRect() }))
+          .filter(
+            ({ rect }) => rect.width > 0 && (rect.left < -0.5 || rect.right > innerWidth + 0.5),
+          )
+          .filter(({ element }) => element.closest('.tandem-scroller') === null)
+          .map(({ element }) => element.id || element.className)
+        return {
+          pairs,
+          people: visible('#people .person'),
+          title: visible('.sidebar-title'),
+          editor: box('#editor'),
+          scrollWidth: document.documentElement.scrollWidth,
+          clientWidth: document.documentElement.clientWidth,
+          outside,
+        }
+      })
+      expect(layout.pairs.map((pair) => pair.name)).toEqual(['Document', 'Language', 'Theme'])
+      for (const { name, label, control } of layout.pairs) {
+        // Same line, the control right after its label.
+        const middle = (box: typeof label) => (box.top + box.bottom) / 2
+        expect(Math.abs(middle(label) - middle(control)), String(name)).toBeLessThanOrEqual(4)
+        expect(control.left - label.right, String(name)).toBeGreaterThanOrEqual(0)
+        expect(control.left - label.right, String(name)).toBeLessThanOrEqual(16)
+      }
+      expect(layout.people).toEqual([true, true])
+      expect(layout.title).toEqual([true])
+      expect(layout.scrollWidth).toBeLessThanOrEqual(layout.clientWidth)
+      expect(layout.outside).toEqual([])
+      expect(layout.editor.bottom - layout.editor.top).toBeGreaterThan(200)
+      await ada.screenshot({ path: join(ARTIFACTS, `narrow-${width}.png`) })
+    })
+  }
 })

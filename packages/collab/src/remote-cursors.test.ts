@@ -157,6 +157,42 @@ describe('remote carets and selections', () => {
     expect(shownSelections(a, b)).toEqual([{ range: '[(0, 2) - (0, 2)]', reversed: false }])
   })
 
+  it('tells views when a peer last moved or typed, not when its name changes or others edit', () => {
+    vi.useFakeTimers({ now: 1_000, toFake: ['Date'] })
+    network = new CollabNetwork(2, new Random(3), { text: 'abc def' })
+    const [a, b] = network.peers as [TestPeer, TestPeer]
+    b.editor.setCursorBufferPosition([0, 1])
+    network.deliverAll()
+    const activeAt = () =>
+      a.editor
+        .getDecorations({ type: 'cursor', class: 'remote-cursor' })
+        .map((d) => d.getProperties().activeAt)
+    expect(activeAt()).toEqual([1_000])
+    vi.setSystemTime(5_000)
+    b.awareness.setLocalStateField('user', { name: 'Bea', color: '#3a3' })
+    a.editor.getBuffer().insert([0, 0], 'x')
+    network.deliverAll()
+    expect(activeAt()).toEqual([1_000])
+    vi.setSystemTime(9_000)
+    b.editor.insertText('y')
+    b.binding.flush()
+    network.deliverAll()
+    expect(activeAt()).toEqual([9_000])
+    // A deletion names no author: the peer whose caret is where the text went made it.
+    vi.setSystemTime(12_000)
+    b.editor.backspace()
+    b.binding.flush()
+    network.deliverAll()
+    expect(activeAt()).toEqual([12_000])
+    b.editor.setSelectedBufferRange([
+      [0, 0],
+      [0, 3],
+    ])
+    network.deliverAll()
+    const [highlight] = a.editor.getDecorations({ type: 'highlight', class: 'remote-selection' })
+    expect(highlight?.getProperties()).toMatchObject({ color: '#3a3', userColor: '#3a3' })
+  })
+
   it('keeps a peer unchanged when its state is renewed without changes', () => {
     network = new CollabNetwork(2, new Random(7), { text: 'abc' })
     const [a, b] = network.peers as [TestPeer, TestPeer]

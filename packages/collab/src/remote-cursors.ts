@@ -22,6 +22,7 @@ import type {
 } from '@tandem/editor'
 import { CompositeDisposable, type Disposable, Emitter, Range } from '@tandem/text'
 import type { Awareness } from 'y-protocols/awareness'
+import type * as Y from 'yjs'
 import {
   type CollabUser,
   isSameUser,
@@ -54,6 +55,10 @@ interface Peer {
   shown: ShownSelection[]
   /** Whether some of its positions name text this document does not have yet. */
   unresolved: boolean
+  /** The `selections` and `cursor` fields as last seen: a change is the peer's activity. */
+  selectionKey: string
+  /** When the peer last moved or typed (`Date.now()` when its selections last changed). */
+  activeAt: number
 }
 
 /** Decoration classes, for views and style sheets. */
@@ -63,6 +68,11 @@ export const REMOTE_SELECTION_CLASS = 'remote-selection'
 
 /**
  * Shows the other clients of `awareness` in `editor`, until disposed.
+ *
+ * Each caret decoration has the properties `clientId`, `name`, `color`, `ownTab`, `primary`
+ * (the peer's last selection, where views put the name) and `activeAt` (`Date.now()` when
+ * the peer last moved or typed); each selection highlight has `clientId`, `color`
+ * (`colorLight` when the user has one) and `userColor` (the user's `color`).
  *
  * @example const remote = new RemoteCursors(editor, awareness, { name: 'Ada', color: '#d33' })
  */
@@ -74,6 +84,7 @@ export class RemoteCursors {
   private readonly subscriptions = new CompositeDisposable()
   private readonly emitter = new Emitter<{ 'did-change': undefined }>()
   private readonly onAwarenessChange = (changes: AwarenessChanges) => this.awarenessChanged(changes)
+  private readonly onTransaction = (transaction: Y.Transaction) => this.transacted(transaction)
   private disposed = false
 
   constructor(
@@ -86,6 +97,7 @@ export class RemoteCursors {
   ) {
     this.layer = editor.addMarkerLayer({ role: 'remote-cursors' })
     awareness.on('change', this.onAwarenessChange)
+    awareness.doc.on('afterTransaction', this.onTransaction)
     this.subscriptions.add(
       editor.getBuffer().onDidChange((event) => this.textChanged(event)),
       editor.addRemoteCursorSource(() => this.getRemoteCursors()),
@@ -130,6 +142,7 @@ export class RemoteCursors {
     if (this.disposed) return
     this.disposed = true
     this.awareness.off('change', this.onAwarenessChange)
+    this.awareness.doc.off('afterTransaction', this.onTransaction)
     this.subscriptions.dispose()
     for (const peer of this.peers.values()) this.hide(peer, 0)
     this.peers.clear()
@@ -151,11 +164,8 @@ export class RemoteCursors {
   private updatePeer(clientId: number): boolean {
     const state = this.awareness.getStates().get(clientId)
     if (state === undefined) return this.removePeer(clientId)
-    const stateKey = JSON.stringify([
-      state.user ?? null,
-      state.selections ?? null,
-      state.cursor ?? null,
-    ])
+    const selectionKey = JSON.stringify([state.selections ?? null, state.cursor ?? null])
+    const stateKey = JSON.stringify([state.user ?? null, selectionKey])
     let peer = this.peers.get(clientId)
     if (peer !== undefined && peer.stateKey === stateKey) return false
     const user = readUser(state, clientId)
@@ -168,6 +178,8 @@ export class RemoteCursors {
         selections: [],
         shown: [],
         unresolved: false,
+        selectionKey: '',
+        activeAt: 0,
       }
       this.peers.set(clientId, peer)
     } else if (JSON.stringify(peer.user) !== JSON.stringify(user)) {
@@ -177,8 +189,14 @@ export class RemoteCursors {
     peer.user = user
     peer.ownTab = isSameUser(this.localUser, user)
     peer.stateKey = stateKey
+    if (peer.selectionKey !== selectionKey) {
+      // Typing moves the caret too, so a change of selections is what activity is.
+      peer.selectionKey = selectionKey
+      peer.activeAt = Date.now()
+    }
     peer.selections = readSelections(state)
     this.place(peer)
+    this.updateActivity(peer)
     return true
   }
 
@@ -190,10 +208,31 @@ export class RemoteCursors {
     return true
   }
 
+  /**
+   * A peer whose clock a remote transaction advanced inserted text: it is active. (Typing
+   * leaves a caret's published position alone, so awareness alone does not tell.)
+   */
+  private transacted(transaction: Y.Transaction): void {
+    if (transaction.local || this.disposed) return
+    for (const [clientId, clock] of transaction.afterState) {
+      if (clock <= (transaction.beforeState.get(clientId) ?? 0)) continue
+      const peer = this.peers.get(clientId)
+      if (peer !== undefined) this.markActive(peer)
+    }
+  }
+
+  private markActive(peer: Peer): void {
+    peer.activeAt = Date.now()
+    this.updateActivity(peer)
+  }
+
   /** Resolves again the peers whose markers the changes touched, and those still waiting. */
-  private textChanged({ changes }: BufferChangeEvent): void {
+  private textChanged({ changes, remote }: BufferChangeEvent): void {
     const touched = new Set<Peer>()
     const markers = this.layer.bufferLayer
+    for (const { newRange, oldRange } of changes) {
+      if (remote && newRange.isEmpty() && !oldRange.isEmpty()) this.deletedAt(newRange.start)
+    }
     for (const { newRange } of changes) {
       for (const marker of markers.markersIntersectingRange(newRange)) {
         const peer = this.peerByMarker.get(marker.id)
@@ -204,6 +243,22 @@ export class RemoteCursors {
     let changed = false
     for (const peer of touched) changed = this.place(peer) || changed
     if (changed) this.emitter.emit('did-change')
+  }
+
+  /**
+   * A deletion carries no author, so the peers whose caret sits where text was deleted count
+   * as the ones who deleted it.
+   */
+  private deletedAt(position: Range['start']): void {
+    for (const peer of this.peers.values()) {
+      const primary = peer.shown[peer.shown.length - 1]
+      if (
+        primary?.marker.getBufferRange().isEmpty() &&
+        primary.marker.getHeadBufferPosition().isEqual(position)
+      ) {
+        this.markActive(peer)
+      }
+    }
   }
 
   /**
@@ -257,6 +312,7 @@ export class RemoteCursors {
       color: peer.user.color,
       ownTab: peer.ownTab,
       primary: false,
+      activeAt: peer.activeAt,
     })
     const shown: ShownSelection = { marker, caret, highlight: null }
     this.peerByMarker.set(marker.bufferMarker.id, peer)
@@ -274,6 +330,15 @@ export class RemoteCursors {
     })
   }
 
+  /** Tells views when the peer last moved or typed (they fade its name and dim an idle caret). */
+  private updateActivity(peer: Peer): void {
+    for (const { caret } of peer.shown) {
+      if (caret.getProperties().activeAt !== peer.activeAt) {
+        caret.setProperties({ ...caret.getProperties(), activeAt: peer.activeAt })
+      }
+    }
+  }
+
   private updateHighlight(peer: Peer, shown: ShownSelection, range: Range): void {
     if (range.isEmpty()) {
       shown.highlight?.destroy()
@@ -284,6 +349,7 @@ export class RemoteCursors {
         class: peer.ownTab ? `${REMOTE_SELECTION_CLASS} own-tab` : REMOTE_SELECTION_CLASS,
         clientId: peer.clientId,
         color: peer.user.colorLight ?? peer.user.color,
+        userColor: peer.user.color,
       })
     }
   }

@@ -9,11 +9,18 @@
 import type { Decoration, DisplayMarker, DisplayMarkerLayer, TextEditor } from '@tandem/editor'
 import { CompositeDisposable, type DisposableLike, type Point } from '@tandem/text'
 import { type OverlayBox, type RowLayout, rectStyle, rectsForScreenRange } from './overlay.js'
+import type { PeerActivity } from './peer-activity.js'
+import { labelTextOn } from './peer-colors.js'
 
-/** The boxes of one pass: highlights go under the text, carets over it. */
+/**
+ * The boxes of one pass: highlights go under the text, carets over it; and the remote peers
+ * the collab decorations show, by client id, with their names (other tabs of this user left
+ * out).
+ */
 export interface DecorationBoxes {
   readonly highlights: OverlayBox[]
   readonly carets: OverlayBox[]
+  readonly peers: Map<number, string>
 }
 
 /** The visible rows [`startRow`, `endRow`) and where their boundaries are drawn. */
@@ -68,27 +75,53 @@ const markersOf = (decoration: Decoration, view: Viewport): DisplayMarker[] => {
   return layer.findMarkers({ intersectsScreenRowRange: [view.startRow, view.endRow - 1] })
 }
 
+/** A label's own text color where the peer's color is too light for the default. */
+const labelStyle = (color: string | null): string => {
+  const text = color === null ? null : labelTextOn(color)
+  return text === null ? '' : `color:${text};`
+}
+
+const hasClass = (properties: Record<string, unknown>, name: string): boolean =>
+  String(properties.class ?? '')
+    .split(' ')
+    .includes(name)
+
+/** Notes a remote peer's caret decoration in `boxes.peers`, for the live region. */
+const notePeer = (properties: Record<string, unknown>, boxes: DecorationBoxes): void => {
+  if (properties.type !== 'cursor' || !hasClass(properties, 'remote-cursor')) return
+  if (properties.ownTab === true || typeof properties.clientId !== 'number') return
+  const name = typeof properties.name === 'string' ? properties.name : 'Someone'
+  boxes.peers.set(properties.clientId, name)
+}
+
 const decorationBoxesOf = (
   decoration: Decoration,
   view: Viewport,
   boxes: DecorationBoxes,
+  activity: PeerActivity | null,
 ): void => {
   const { startRow, endRow } = view
   const properties = decoration.getProperties()
   const color = colorOf(properties.color)
+  notePeer(properties, boxes)
+  const remote = hasClass(properties, 'remote-selection')
+  // Remote selections are drawn in the user's own color, at an alpha the style sheet sets.
+  const peerColor = remote ? (colorOf(properties.userColor) ?? color) : color
+  const state =
+    properties.type === 'cursor' && activity !== null ? activity.stateOf(decoration) : null
   for (const marker of markersOf(decoration, view)) {
     const key = `${decoration.id}:${marker.id}`
     if (properties.type === 'highlight') {
       const className = classList(
-        String(properties.class ?? '')
-          .split(' ')
-          .includes('remote-selection')
-          ? 'tandem-remote-selection'
-          : 'tandem-highlight',
+        remote ? 'tandem-remote-selection' : 'tandem-highlight',
         properties.class,
       )
       const background =
-        color === null ? '' : `background-color:color-mix(in srgb, ${color} 38%, transparent);`
+        peerColor === null
+          ? ''
+          : remote
+            ? `--tandem-peer-color:${peerColor};`
+            : `background-color:color-mix(in srgb, ${peerColor} 38%, transparent);`
       const rects = rectsForScreenRange(marker.getScreenRange(), startRow, endRow, view)
       rects.forEach((rect, i) => {
         boxes.highlights.push({
@@ -101,17 +134,23 @@ const decorationBoxesOf = (
       const head = marker.getHeadScreenPosition()
       if (head.row < startRow || head.row >= endRow) continue
       const name = typeof properties.name === 'string' ? properties.name : null
-      const background = color === null ? '' : `background-color:${color};`
+      const background = color === null ? '' : `--tandem-peer-color:${color};`
       boxes.carets.push({
         key,
-        className: classList('tandem-remote-cursor', properties.class),
+        className: classList('tandem-remote-cursor', properties.class, state?.idle && 'is-idle'),
         style: `${caretStyle(head, view)}${background}`,
         ...(name !== null && properties.primary !== false
           ? {
               label: {
                 text: name,
-                className: head.row === 0 ? 'tandem-remote-label below' : 'tandem-remote-label',
-                style: background,
+                // Up for a while after the peer moved or typed (and on hover), then faded:
+                // above the caret, below it on the first row.
+                className: classList(
+                  'tandem-remote-label',
+                  head.row === 0 && 'below',
+                  (state?.labelShown ?? true) && 'is-shown',
+                ),
+                style: labelStyle(color),
               },
             }
           : {}),
@@ -122,18 +161,25 @@ const decorationBoxesOf = (
 
 /**
  * The boxes to show for the viewport: the editor's selections, then every other `cursor` or
- * `highlight` decoration.
+ * `highlight` decoration. With `activity`, remote carets say whether their name label is up
+ * and whether they are idle (without, labels stay up).
  *
  * @example const { highlights, carets } = decorationBoxes(editor, { startRow: 0, endRow: 40, lineHeight, leftOf })
  */
-export const decorationBoxes = (editor: TextEditor, view: Viewport): DecorationBoxes => {
-  const boxes: DecorationBoxes = { highlights: [], carets: [] }
+export const decorationBoxes = (
+  editor: TextEditor,
+  view: Viewport,
+  activity: PeerActivity | null = null,
+): DecorationBoxes => {
+  const boxes: DecorationBoxes = { highlights: [], carets: [], peers: new Map() }
   localBoxes(editor, view, boxes)
+  activity?.begin()
   for (const decoration of editor.getDecorations()) {
     if (decoration.target === editor.selectionsMarkerLayer) continue
     if (!decoration.isType(['cursor', 'highlight'])) continue
-    decorationBoxesOf(decoration, view, boxes)
+    decorationBoxesOf(decoration, view, boxes, activity)
   }
+  activity?.end()
   return boxes
 }
 

@@ -4,9 +4,11 @@
  * input method's candidate window opens at the caret): keydowns go through the keymap to
  * commands, typed text and finished compositions are inserted, and a composition in progress
  * is shown at the caret without touching the document, so peers never see half-composed
- * text.
+ * text. The textarea is what assistive technology sees: a multi-line textbox, labelled, that
+ * holds the current line with the editor's selection in it (see input-mirror.ts).
  */
 import type { TextEditor } from '@tandem/editor'
+import { bufferPositionInMirror, type InputMirror, mirrorOf, textInputOf } from './input-mirror.js'
 import { keystrokeForEvent } from './keymap.js'
 
 /** What the input needs from its view. */
@@ -37,18 +39,23 @@ export class TextInput {
   /** The textarea that holds the keyboard focus. */
   readonly textarea: HTMLTextAreaElement
   private composing = false
+  private escaped = false
+  /** What the textarea was last given; null while it holds something else (the clipboard's). */
+  private mirrored: InputMirror | null = null
   private readonly listeners: [string, (event: Event) => void][]
 
   constructor(
     private readonly host: InputHost,
     parent: HTMLElement,
+    label = 'Editor',
   ) {
     const textarea = parent.ownerDocument.createElement('textarea')
     textarea.className = 'tandem-input'
     textarea.setAttribute('autocapitalize', 'off')
     textarea.setAttribute('autocomplete', 'off')
     textarea.setAttribute('spellcheck', 'false')
-    textarea.setAttribute('aria-label', 'Editor')
+    textarea.setAttribute('role', 'textbox')
+    textarea.setAttribute('aria-label', label)
     textarea.setAttribute('aria-multiline', 'true')
     textarea.tabIndex = 0
     parent.appendChild(textarea)
@@ -61,6 +68,7 @@ export class TextInput {
       ['compositionend', (event) => this.compositionEnd(event as CompositionEvent)],
       ['focus', () => host.setFocused(true)],
       ['blur', () => host.setFocused(false)],
+      ['copy', () => queueMicrotask(() => this.sync())],
     ]
     for (const [type, listener] of this.listeners) textarea.addEventListener(type, listener)
   }
@@ -80,6 +88,26 @@ export class TextInput {
     return this.textarea.ownerDocument.activeElement === this.textarea
   }
 
+  /**
+   * Puts the editor's current line and selection in the textarea (not during a composition,
+   * whose text the input method owns until it ends).
+   */
+  sync(): void {
+    if (this.composing) return
+    const mirror = mirrorOf(this.host.editor)
+    const { textarea } = this
+    if (textarea.value !== mirror.value) textarea.value = mirror.value
+    const direction = mirror.backward ? 'backward' : 'forward'
+    if (
+      textarea.selectionStart !== mirror.selectionStart ||
+      textarea.selectionEnd !== mirror.selectionEnd ||
+      textarea.selectionDirection !== direction
+    ) {
+      textarea.setSelectionRange(mirror.selectionStart, mirror.selectionEnd, direction)
+    }
+    this.mirrored = mirror
+  }
+
   /** Removes the textarea and its listeners. */
   dispose(): void {
     for (const [type, listener] of this.listeners) this.textarea.removeEventListener(type, listener)
@@ -90,25 +118,50 @@ export class TextInput {
     if (event.isComposing || this.composing || event.keyCode === 229) return
     const keystroke = keystrokeForEvent(event)
     if (keystroke === null) return
+    // Escape, then Tab or Shift-Tab, leaves the editor (Tab alone indents), so the keyboard
+    // never gets stuck in it.
+    const escaped = this.escaped
+    this.escaped = keystroke === 'escape'
+    if (escaped && (keystroke === 'tab' || keystroke === 'shift-tab')) return
     const command = this.host.commandForKeystroke(keystroke)
     if (command === undefined) return
     if (CLIPBOARD_COMMANDS.has(command)) {
       // Leave the key to the browser, which fires copy, cut or paste on the textarea; copy
       // and cut only fire with something selected in it.
       if (command !== 'core:paste') {
+        this.mirrored = null
         this.textarea.value = CLIPBOARD_PLACEHOLDER
         this.textarea.select()
       }
       return
     }
-    if (this.host.runCommand(command)) event.preventDefault()
+    if (this.host.runCommand(command)) {
+      event.preventDefault()
+      this.sync()
+    }
   }
 
   private input(event: InputEvent): void {
     if (this.composing || event.isComposing) return
-    const text = this.textarea.value.replaceAll(CLIPBOARD_PLACEHOLDER, '')
-    this.textarea.value = ''
-    if (text !== '') this.host.editor.insertText(text, { groupUndo: true })
+    const { editor } = this.host
+    const mirror = this.mirrored
+    const value = this.textarea.value
+    if (mirror === null || value.includes(CLIPBOARD_PLACEHOLDER)) {
+      const text = value.replaceAll(CLIPBOARD_PLACEHOLDER, '')
+      if (text !== '') editor.insertText(text, { groupUndo: true })
+    } else {
+      const { from, to, text } = textInputOf(mirror, value)
+      if (from !== mirror.selectionStart || to !== mirror.selectionEnd) {
+        // Not typed at the selection (a spelling fix, a key the keymap leaves to the browser).
+        editor.setSelectedBufferRange([
+          bufferPositionInMirror(mirror, from),
+          bufferPositionInMirror(mirror, to),
+        ])
+      }
+      if (text !== '') editor.insertText(text, { groupUndo: true })
+      else if (from !== to) editor.delete()
+    }
+    this.sync()
   }
 
   private compositionStart(): void {
@@ -123,7 +176,7 @@ export class TextInput {
   private compositionEnd(event: CompositionEvent): void {
     this.composing = false
     this.host.showComposition(null)
-    this.textarea.value = ''
     if (event.data !== '') this.host.editor.insertText(event.data, { groupUndo: true })
+    this.sync()
   }
 }

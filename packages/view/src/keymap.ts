@@ -9,8 +9,8 @@
 export type Keymap = Readonly<Record<string, string | null>>
 
 /**
- * Atom's default text-editor bindings (Linux/Windows). Multi-stroke bindings (`ctrl-k
- * ctrl-u`) are not included.
+ * Atom's default text-editor bindings (Linux/Windows), and keys for folding so that nothing
+ * needs the mouse. Multi-stroke bindings (`ctrl-k ctrl-u`) are not included.
  *
  * @example ATOM_KEYMAP['ctrl-shift-k'] // => 'editor:delete-line'
  */
@@ -80,6 +80,9 @@ export const ATOM_KEYMAP: Keymap = Object.freeze({
   'ctrl-insert': 'core:copy',
   'shift-insert': 'core:paste',
   'shift-delete': 'core:cut',
+  // Folding, so that a fold the mouse opens with a click opens from the keyboard too.
+  'ctrl-alt-f': 'editor:fold-selection',
+  'ctrl-alt-}': 'editor:unfold-all',
 })
 
 const KEY_NAMES: Readonly<Record<string, string>> = {

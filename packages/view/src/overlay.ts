@@ -96,6 +96,22 @@ export const rectsForScreenRange = (
   return rects
 }
 
+/** Keeps a box's label element (so that a label fading out is the same element throughout). */
+const updateLabel = (element: HTMLElement, label: OverlayBox['label']): void => {
+  let shown = element.firstElementChild as HTMLElement | null
+  if (label === undefined) {
+    shown?.remove()
+    return
+  }
+  if (shown === null) {
+    shown = element.ownerDocument.createElement('div')
+    element.appendChild(shown)
+  }
+  if (shown.className !== label.className) shown.className = label.className
+  if (shown.style.cssText !== label.style) shown.style.cssText = label.style
+  if (shown.textContent !== label.text) shown.textContent = label.text
+}
+
 interface Shown {
   readonly element: HTMLElement
   signature: string
@@ -131,14 +147,7 @@ export class Overlay {
       const { element } = shown
       element.className = box.className
       element.style.cssText = box.style
-      element.textContent = ''
-      if (box.label !== undefined) {
-        const label = element.ownerDocument.createElement('div')
-        label.className = box.label.className
-        label.style.cssText = box.label.style
-        label.textContent = box.label.text
-        element.appendChild(label)
-      }
+      updateLabel(element, box.label)
     }
     for (const [key, shown] of this.shown) {
       if (!wanted.has(key)) {

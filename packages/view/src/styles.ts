@@ -4,6 +4,8 @@
  * dark themes (see theme.ts). Installed once per document; an application overrides it with
  * more specific rules or by setting the custom properties on the editor element.
  */
+
+import { ACCESSIBILITY_CSS, PRESENCE_CSS } from './presence-styles.js'
 import { themeStyles } from './theme.js'
 
 /** The id of the `<style>` element the view adds to the document's head. */
@@ -193,6 +195,7 @@ export const installStyles = (document: Document): void => {
   if (document.getElementById(STYLE_ELEMENT_ID) !== null) return
   const style = document.createElement('style')
   style.id = STYLE_ELEMENT_ID
-  style.textContent = `${themeStyles()}\n${CSS}`
+  // Other peers and accessibility: their own block (presence-styles.ts), after the theme.
+  style.textContent = `${themeStyles()}\n${CSS}${PRESENCE_CSS}${ACCESSIBILITY_CSS}`
   document.head.appendChild(style)
 }

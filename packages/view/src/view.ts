@@ -26,6 +26,13 @@ import { LinesLayer } from './lines.js'
 import { createMeasureProbe, measureText, metricsDiffer, type TextMetrics } from './measure.js'
 import { MouseInput, screenPositionForPixel } from './mouse.js'
 import { Overlay } from './overlay.js'
+import {
+  checkDelay,
+  DEFAULT_IDLE_DELAY,
+  DEFAULT_LABEL_FADE_DELAY,
+  PeerActivity,
+} from './peer-activity.js'
+import { PeerAnnouncer } from './peer-announcer.js'
 import { RowGeometry } from './row-geometry.js'
 import { installStyles } from './styles.js'
 import { applyTheme, assertTheme, type EditorTheme } from './theme.js'
@@ -44,6 +51,18 @@ export interface EditorViewOptions {
   keymap?: Keymap
   /** The colours: `light`, `dark`, or `auto` (the default) to follow the system's preference. */
   theme?: EditorTheme
+  /** The editor's accessible name, which screen readers say on focus (default `'Editor'`). */
+  label?: string
+  /**
+   * How long a remote peer's name label stays up after the peer moved or typed, in
+   * milliseconds (default 2000); hovering over its caret shows it again.
+   */
+  labelFadeDelay?: number
+  /**
+   * How long a remote peer goes without moving or typing before its caret dims, in
+   * milliseconds (default 30000).
+   */
+  idleDelay?: number
 }
 
 /** A pixel position in the text area (0, 0 is the top left of the first row's text). */
@@ -93,6 +112,8 @@ export class EditorView {
   private readonly mouse: MouseInput
   private readonly clipboard: ClipboardEvents
   private readonly decorations: DecorationWatcher
+  private readonly activity: PeerActivity
+  private readonly announcer: PeerAnnouncer
   private readonly keymap: Map<string, string>
   private readonly subscriptions = new CompositeDisposable()
   private readonly overscan: number
@@ -130,6 +151,18 @@ export class EditorView {
     const overscan = options.overscanRows ?? 4
     if (!Number.isInteger(overscan) || overscan < 0) {
       throw new RangeError(`overscanRows must be a whole number >= 0, got ${overscan}`)
+    }
+    const label = options.label ?? 'Editor'
+    if (typeof label !== 'string' || label.trim() === '') {
+      throw new TypeError(`label must be a non-empty string, got ${String(label)}`)
+    }
+    const delays = {
+      labelFadeDelay: checkDelay(
+        'labelFadeDelay',
+        options.labelFadeDelay,
+        DEFAULT_LABEL_FADE_DELAY,
+      ),
+      idleDelay: checkDelay('idleDelay', options.idleDelay, DEFAULT_IDLE_DELAY),
     }
     this.overscan = overscan
     const theme = options.theme ?? 'auto'
@@ -181,6 +214,7 @@ export class EditorView {
         setFocused: (focused) => this.element.classList.toggle('is-focused', focused),
       },
       this.linesElement,
+      label,
     )
     this.mouse = new MouseInput(
       {
@@ -192,6 +226,8 @@ export class EditorView {
     )
     this.clipboard = new ClipboardEvents(editor, this.input.textarea)
     this.decorations = new DecorationWatcher(editor, () => this.scheduleUpdate())
+    this.activity = new PeerActivity(document.defaultView, delays, () => this.scheduleUpdate())
+    this.announcer = new PeerAnnouncer(element)
 
     const display = editor.displayLayer
     const onScroll = () => this.scheduleUpdate()
@@ -412,12 +448,16 @@ export class EditorView {
       const width = this.lines.geometryForRow(row)?.width() ?? 0
       if (width > this.widestRow) this.widestRow = width
     }
-    const boxes = decorationBoxes(editor, {
-      startRow,
-      endRow,
-      lineHeight,
-      leftOf: (row, column, towardEnd) => this.leftOf(row, column, towardEnd),
-    })
+    const boxes = decorationBoxes(
+      editor,
+      {
+        startRow,
+        endRow,
+        lineHeight,
+        leftOf: (row, column, towardEnd) => this.leftOf(row, column, towardEnd),
+      },
+      this.activity,
+    )
     const cursor = editor.getCursorScreenPosition()
     const inputLeft = this.leftOf(cursor.row, cursor.column)
     const scrollLeft = request === null ? null : this.horizontalScrollFor(request)
@@ -431,7 +471,9 @@ export class EditorView {
     if (scrollLeft !== null) this.scroller.scrollLeft = scrollLeft
     this.highlights.update(boxes.highlights)
     this.carets.update(boxes.carets)
+    this.announcer.update(boxes.peers)
     this.placeInput(cursor.row * lineHeight, inputLeft)
+    this.input.sync()
   }
 
   /** Removes the view from the element and stops listening. The editor stays. Safe twice. */
@@ -448,6 +490,8 @@ export class EditorView {
       this.editor.displayLayer.reset({ ratioForCharacter })
     }
     this.decorations.dispose()
+    this.activity.dispose()
+    this.announcer.dispose()
     this.clipboard.dispose()
     this.mouse.dispose()
     this.input.dispose()
