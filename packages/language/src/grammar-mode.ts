@@ -13,6 +13,10 @@ export interface ScopeSource {
   tokensForRow?(row: number): readonly TextMateToken[]
   /** Calls `callback` with each run of rows just (re)tokenized. */
   onDidTokenize?(callback: (rows: TokenizedRows) => void): Disposable
+  /** Tokens to draw `row` with now, without tokenizing the rows above it. */
+  tokensForDisplay?(row: number): readonly TextMateToken[]
+  /** Tokenizes rows up to `lastRow` for about `milliseconds`; true when they all are. */
+  tokenizeFor?(milliseconds: number, lastRow?: number): boolean
   /** Stops following the buffer. */
   destroy(): void
 }
@@ -130,6 +134,29 @@ export class GrammarLanguageMode implements LanguageMode {
   tokensForBufferRow(row: number): readonly TextMateToken[] | null {
     if (this.scopes?.tokensForRow === undefined) return null
     return this.scopes.tokensForRow(row)
+  }
+
+  /**
+   * Tokens to draw buffer row `row` with now (see `LanguageMode.highlightTokensForBufferRow`),
+   * or null until the grammar is attached.
+   *
+   * @example mode.highlightTokensForBufferRow(20_000)
+   */
+  highlightTokensForBufferRow(row: number): readonly TextMateToken[] | null {
+    const scopes = this.scopes
+    if (scopes === null) return null
+    if (scopes.tokensForDisplay !== undefined) return scopes.tokensForDisplay(row)
+    return scopes.tokensForRow?.(row) ?? null
+  }
+
+  /**
+   * Tokenizes rows for about `milliseconds` at most, those up to `lastRow` first; true when
+   * every row up to `lastRow` is tokenized or there is no grammar yet.
+   *
+   * @example mode.tokenizeBufferRowsFor(5, lastVisibleRow)
+   */
+  tokenizeBufferRowsFor(milliseconds: number, lastRow?: number): boolean {
+    return this.scopes?.tokenizeFor?.(milliseconds, lastRow) ?? true
   }
 
   /**

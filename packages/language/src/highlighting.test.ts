@@ -89,3 +89,74 @@ describe('language modes: tokens for highlighting', () => {
     expect(runs).toEqual([])
   })
 })
+
+/** A JavaScript file of `count` functions, each a few rows long, as real code is laid out. */
+const functions = (count: number) =>
+  Array.from(
+    { length: count },
+    (_, i) =>
+      `/* helper ${i} */\nfunction f${i}(a, b) {\n  const s = "text ${i}"\n  return a + b * ${i} // done\n}`,
+  ).join('\n')
+
+describe('language modes: colours without waiting for the rows above', () => {
+  it('colour a row far down from a guessed start, without tokenizing the rows above it', async () => {
+    const buffer = new TextBuffer({ text: functions(4000) })
+    const { mode, runs } = await javascriptMode(buffer)
+    const row = 5 * 3000 + 2
+    const guessed = mode.highlightTokensForBufferRow?.(row)
+    expect(guessed?.map((token) => token.scopes[token.scopes.length - 1])).toContain(
+      'string.quoted.double.js',
+    )
+    // Nothing was tokenized for real: no run reported, and the rows above still wait.
+    expect(runs).toEqual([])
+    expect(mode.tokenizeBufferRowsFor?.(0, 10)).toBe(false)
+    // Tokenized for real, the rows come out as the guesses had them.
+    const guesses = Array.from({ length: 60 }, (_, i) =>
+      mode.highlightTokensForBufferRow?.(row + i),
+    )
+    mode.tokensForBufferRow?.(row + 60)
+    for (let i = 0; i < 60; i++) {
+      expect(mode.tokensForBufferRow?.(row + i), `row ${row + i}`).toEqual(guesses[i])
+    }
+  })
+
+  it('tokenize a little at a time, the rows up to the one asked for first', async () => {
+    const buffer = new TextBuffer({ text: functions(4000) })
+    const { mode } = await javascriptMode(buffer)
+    let steps = 0
+    while (!mode.tokenizeBufferRowsFor?.(1, 500)) steps++
+    expect(steps).toBeGreaterThan(0)
+    expect(mode.tokenizeBufferRowsFor?.(0, 500)).toBe(true)
+    expect(mode.tokenizeBufferRowsFor?.(0)).toBe(false)
+    while (!mode.tokenizeBufferRowsFor?.(50)) steps++
+    expect(mode.tokenizeBufferRowsFor?.(0)).toBe(true)
+    expect(() => mode.tokenizeBufferRowsFor?.(-1)).toThrow(RangeError)
+  })
+
+  it('keep guesses on their rows through edits above them, and drop the edited ones', async () => {
+    const doc = new Y.Doc()
+    const buffer = new TextBuffer({ doc })
+    buffer.setText(functions(2000))
+    const { mode } = await javascriptMode(buffer)
+    const row = 5 * 1500 + 2
+    const before = mode.highlightTokensForBufferRow?.(row)
+    buffer.setTextInRange(
+      [
+        [100, 0],
+        [100, 0],
+      ],
+      'const added = 1\nconst more = 2\n',
+    )
+    expect(mode.highlightTokensForBufferRow?.(row + 2)).toBe(before)
+    // A plain-text editor of the same document types on a guessed row: it is guessed anew.
+    const other = new Y.Doc()
+    Y.applyUpdate(other, Y.encodeStateAsUpdate(doc))
+    other.on('update', (update: Uint8Array) => Y.applyUpdate(doc, update))
+    const text = other.getText('text')
+    const offset = buffer.characterIndexForPosition([row + 2, 0])
+    text.insert(offset, 'let ')
+    const after = mode.highlightTokensForBufferRow?.(row + 2)
+    expect(after).not.toBe(before)
+    expect(after?.[0]?.scopes[after[0].scopes.length - 1]).toBe('storage.type.js')
+  })
+})

@@ -60,6 +60,23 @@ export interface LanguageMode {
    */
   onDidTokenizeBufferRows?(callback: (rows: TokenizedRows) => void): Disposable
   /**
+   * Tokens to draw buffer row `row` with now, without tokenizing the rows above it: the row's
+   * own when tokenized (kept through edits above it until it is tokenized again), else tokens
+   * from a guessed starting state (a nearby row that starts at column 0), so a jump far into
+   * a large file is coloured at once. Null while the language has no grammar.
+   *
+   * @example mode.highlightTokensForBufferRow?.(20_000)
+   */
+  highlightTokensForBufferRow?(row: number): readonly TextMateToken[] | null
+  /**
+   * Tokenizes for about `milliseconds` at most, the rows up to `lastRow` first (default:
+   * every row). Returns whether every row up to `lastRow` is tokenized, or true when there is
+   * nothing to tokenize with.
+   *
+   * @example const step = () => mode.tokenizeBufferRowsFor?.(5) || requestIdleCallback(step)
+   */
+  tokenizeBufferRowsFor?(milliseconds: number, lastRow?: number): boolean
+  /**
    * Calls `callback` when the colours of every row may have changed: a grammar was attached
    * (or failed to load).
    *

@@ -61,6 +61,15 @@ const DEFAULT_LINE_TIME_LIMIT = 500
 /** Well below the number of arguments a JavaScript engine takes in one call. */
 const MAX_SPLICE_ARGUMENTS = 10_000
 
+/** Rows tokenized between two looks at the clock in `tokenizeFor`. */
+const ROWS_PER_CLOCK_CHECK = 8
+
+/** How far above a row a guess may start, looking for a row that starts at column 0. */
+const GUESS_LOOKBEHIND = 40
+
+/** How many rows one guess tokenizes from its start (a screenful and some). */
+const GUESS_ROWS = 120
+
 /**
  * Tokenizes a buffer with a TextMate grammar, lazily and incrementally, following its edits.
  *
@@ -83,6 +92,11 @@ export class TextMateTokenizer {
   private states: Array<StateStack | null> = []
   /** The first row with `null` tokens, or the row count when all are tokenized. */
   private firstInvalidRow = 0
+  /**
+   * Tokens of rows not tokenized yet, from a guessed starting state (`tokensForDisplay`),
+   * shifted through edits like `tokens` and dropped as rows are tokenized for real.
+   */
+  private guesses: Array<readonly TextMateToken[] | null> = []
   private readonly rootScopes: readonly string[]
   private readonly lineTimeLimit: number
   private readonly emitter = new Emitter<Events>()
@@ -181,6 +195,56 @@ export class TextMateTokenizer {
     return this.isFullyTokenized()
   }
 
+  /**
+   * Tokenizes invalid rows up to `lastRow` (`Infinity` for all) for about `milliseconds` at
+   * most, for tokenizing a little at a time without holding up a frame. Returns whether every
+   * row up to `lastRow` is tokenized.
+   *
+   * @example const step = () => tokenizer.tokenizeFor(5) || requestIdleCallback(step)
+   */
+  tokenizeFor(milliseconds: number, lastRow: number = Number.POSITIVE_INFINITY): boolean {
+    this.assertAlive()
+    if (typeof milliseconds !== 'number' || !(milliseconds >= 0)) {
+      throw new RangeError(`milliseconds must be a number >= 0, got ${String(milliseconds)}`)
+    }
+    if (typeof lastRow !== 'number' || Number.isNaN(lastRow)) {
+      throw new TypeError(`lastRow must be a number, got ${String(lastRow)}`)
+    }
+    const last = Math.min(lastRow, this.tokens.length - 1)
+    const deadline = performance.now() + milliseconds
+    while (this.firstInvalidRow <= last) {
+      this.tokenizeRows(last, ROWS_PER_CLOCK_CHECK)
+      if (performance.now() >= deadline) break
+    }
+    return this.firstInvalidRow > last
+  }
+
+  /**
+   * Tokens to draw `row` with now, without tokenizing the rows above it: its own when it is
+   * tokenized (or was, before an edit above it that may change it: those are kept until the
+   * row is tokenized again), else tokens from a guessed start: a row at most
+   * `GUESS_LOOKBEHIND` rows above that starts at column 0, tokenized from the grammar's
+   * initial state, with the rows after it. A row just below the tokenized ones is tokenized
+   * for real. Bounded: at most `GUESS_LOOKBEHIND + GUESS_ROWS` rows per guess.
+   *
+   * @example tokenizer.tokensForDisplay(editor.getLastVisibleRow())
+   */
+  tokensForDisplay(row: number): readonly TextMateToken[] {
+    this.assertAlive()
+    if (!Number.isInteger(row) || row < 0 || row >= this.tokens.length) {
+      throw new RangeError(
+        `row must be a row of the buffer (0 to ${this.tokens.length - 1}), got ${row}`,
+      )
+    }
+    const own = this.tokens[row]
+    if (own !== null && own !== undefined) return own
+    if (row - this.firstInvalidRow <= GUESS_LOOKBEHIND) return this.tokensForRow(row)
+    const guess = this.guesses[row]
+    if (guess !== null && guess !== undefined) return guess
+    this.guessFrom(row)
+    return this.guesses[row] ?? this.tokensForRow(row)
+  }
+
   /** Whether every row is tokenized (until the next edit). @example tokenizer.isFullyTokenized() */
   isFullyTokenized(): boolean {
     return this.firstInvalidRow >= this.tokens.length
@@ -203,6 +267,7 @@ export class TextMateTokenizer {
     this.emitter.dispose()
     this.tokens = []
     this.states = []
+    this.guesses = []
   }
 
   /** Whether `destroy` was called (directly, or by destroying the buffer). */
@@ -218,6 +283,7 @@ export class TextMateTokenizer {
     const rowCount = this.buffer.getLineCount()
     this.tokens = new Array<readonly TextMateToken[] | null>(rowCount).fill(null)
     this.states = new Array<StateStack | null>(rowCount).fill(null)
+    this.guesses = new Array<readonly TextMateToken[] | null>(rowCount).fill(null)
     this.firstInvalidRow = 0
   }
 
@@ -238,6 +304,7 @@ export class TextMateTokenizer {
       states[added - 1] = lastOldState
       this.states = replaceRows(this.states, startRow, removed, states)
       this.tokens = replaceRows(this.tokens, startRow, removed, new Array<null>(added).fill(null))
+      this.guesses = replaceRows(this.guesses, startRow, removed, new Array<null>(added).fill(null))
       if (startRow < this.firstInvalidRow) this.firstInvalidRow = startRow
     }
   }
@@ -263,6 +330,33 @@ export class TextMateTokenizer {
     for (const rows of runs) this.emitter.emit('did-tokenize', rows)
   }
 
+  /**
+   * Tokenizes from a guessed state for `row`: from the nearest row above it (within
+   * `GUESS_LOOKBEHIND`) that starts with a non-blank character, where code usually starts
+   * afresh, in the grammar's initial state; keeps the guesses for `row` and the rows after it.
+   */
+  private guessFrom(row: number): void {
+    let start = row
+    for (let above = row; above >= Math.max(0, row - GUESS_LOOKBEHIND); above--) {
+      const line = this.buffer.lineForRow(above) ?? ''
+      if (line.length > 0 && line[0] !== ' ' && line[0] !== '\t') {
+        start = above
+        break
+      }
+    }
+    const end = Math.min(this.tokens.length, row + GUESS_ROWS)
+    let state = textmate.INITIAL
+    for (let at = start; at < end; at++) {
+      const line = this.buffer.lineForRow(at) ?? ''
+      const result = this.grammar.compiled.tokenizeLine(line, state, this.lineTimeLimit)
+      state = result.stoppedEarly ? state : result.ruleStack
+      if (at < row || this.tokens[at] !== null) continue
+      this.guesses[at] = result.stoppedEarly
+        ? completeCutLine(result.tokens, line.length, this.rootScopes)
+        : fitToLine(result.tokens, line.length)
+    }
+  }
+
   private tokenizeRow(row: number): void {
     const line = this.buffer.lineForRow(row) ?? ''
     const startState = row === 0 ? textmate.INITIAL : this.states[row - 1]!
@@ -283,6 +377,7 @@ export class TextMateTokenizer {
     }
     const oldEndState = this.states[row] ?? null
     this.tokens[row] = tokens
+    this.guesses[row] = null
     this.states[row] = endState
     const next = row + 1
     if (next < this.tokens.length && (oldEndState === null || !endState.equals(oldEndState))) {

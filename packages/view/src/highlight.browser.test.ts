@@ -366,6 +366,56 @@ describe('EditorView syntax colours', () => {
     expect(shown.tokenizedTo).toBe(shown.endRow - 1)
   })
 
+  it('colours rows far down a large file at once, and tokenizes the rows above them in idle time', async () => {
+    const text = Array.from(
+      { length: 6000 },
+      (_, i) =>
+        `/* block ${i} */\nfunction f${i}(a) {\n  const s = "text ${i}"\n  return a * ${i}\n}`,
+    ).join('\n')
+    await open({
+      text,
+      peer: 'hidden',
+      height: 300,
+      editor: { grammar: 'javascript' },
+      view: { cursorBlink: false },
+    })
+    const shown = await inPage(page, async (vp) => {
+      const { editor, view, element } = vp.a
+      await vp.frames()
+      const row = 5 * 5000 + 2
+      editor.setCursorBufferPosition([row, 12])
+      view!.updateSync()
+      const mode = editor.getLanguageMode()
+      const colourOf = (selector: string) => {
+        const span = element!.querySelector(`.tandem-line ${selector}`)
+        return span === null ? 'none' : getComputedStyle(span).color
+      }
+      const first = {
+        string: colourOf('.syntax--string'),
+        comment: colourOf('.syntax--comment'),
+        // Whether the rows above were left for later (asking tokenizes 8 rows at most).
+        aboveWaiting: mode.tokenizeBufferRowsFor?.(0, row - 100) === false,
+      }
+      const deadline = Date.now() + 20_000
+      while (mode.tokenizeBufferRowsFor?.(0, row) === false && Date.now() < deadline) {
+        await new Promise((resolve) => setTimeout(resolve, 50))
+      }
+      await vp.frames()
+      return {
+        first,
+        caughtUp: mode.tokenizeBufferRowsFor?.(0, row),
+        string: colourOf('.syntax--string'),
+        comment: colourOf('.syntax--comment'),
+      }
+    })
+    expect(shown.first.aboveWaiting).toBe(true)
+    expect(shown.first.string).toBe(rgb(LIGHT_THEME['syntax-string']!))
+    expect(shown.first.comment).toBe(rgb(LIGHT_THEME['syntax-comment']!))
+    expect(shown.caughtUp).toBe(true)
+    expect(shown.string).toBe(shown.first.string)
+    expect(shown.comment).toBe(shown.first.comment)
+  })
+
   it('looks right in both themes (screenshots)', async () => {
     await open({
       text: JAVASCRIPT,

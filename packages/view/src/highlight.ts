@@ -203,8 +203,9 @@ export const highlightScreenLine = (
 
 /**
  * What screen row `row` of `editor` (whose line is `line`) shows: its text and, when the
- * language mode gives tokens, its colours from the tokens of the buffer rows it shows. Asking
- * for those tokens tokenizes up to them, so only the rows asked for and those above them are.
+ * language mode gives tokens, its colours from the tokens of the buffer rows it shows. Those
+ * are asked for without tokenizing the rows above them (a row not tokenized yet is coloured
+ * from a guessed start), so drawing a row far down a large file takes no longer than others.
  *
  * @example rowContent(editor, 0, editor.displayLayer.screenLineForScreenRow(0)).text
  */
@@ -215,7 +216,8 @@ export const rowContent = (
 ): RowContent => {
   if (line === undefined) return { text: '', highlightKey: [] }
   const mode = editor.getLanguageMode()
-  if (mode.tokensForBufferRow === undefined) return { text: line.lineText, highlightKey: [] }
+  const tokensFor = mode.highlightTokensForBufferRow ?? mode.tokensForBufferRow
+  if (tokensFor === undefined) return { text: line.lineText, highlightKey: [] }
   const display = editor.displayLayer
   const folded = line.lineText.includes(display.getSettings().foldCharacter)
   const layout = folded ? screenLineLayout(display, row, line) : null
@@ -223,7 +225,7 @@ export const rowContent = (
   const tokens = new Map<number, readonly HighlightToken[] | null>()
   const rows = [line.bufferRange.start.row, ...(layout?.folds ?? []).map((fold) => fold.end.row)]
   for (const bufferRow of rows) {
-    if (!tokens.has(bufferRow)) tokens.set(bufferRow, mode.tokensForBufferRow(bufferRow))
+    if (!tokens.has(bufferRow)) tokens.set(bufferRow, tokensFor.call(mode, bufferRow))
   }
   const buffer = editor.getBuffer()
   return {

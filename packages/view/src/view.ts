@@ -20,6 +20,7 @@ import { type CommandContext, EDITOR_COMMANDS } from './commands.js'
 import { DecorationWatcher, decorationBoxes } from './decorations-layer.js'
 import { Gutter } from './gutter.js'
 import { classNameForScopes, rowContent } from './highlight.js'
+import { IdleTokenizing } from './idle-tokenizing.js'
 import { TextInput } from './input.js'
 import { buildKeymap, type Keymap } from './keymap.js'
 import { LinesLayer } from './lines.js'
@@ -72,6 +73,9 @@ export interface PixelPosition {
   /** Pixels right from the start of the text. */
   readonly left: number
 }
+
+/** How long an update may tokenize the rows up to the screen before drawing, in milliseconds. */
+const TOKENIZE_MILLISECONDS_PER_FRAME = 4
 
 const isElement = (value: unknown): value is HTMLElement =>
   typeof value === 'object' &&
@@ -135,6 +139,7 @@ export class EditorView {
   private rootScopeClasses: string[] = []
   /** Whether the rows are being rendered (tokenizing them then needs no new update). */
   private rendering = false
+  private readonly idleTokenizing: IdleTokenizing | null
   /** The buffer rows the rendered screen rows show, first to last. */
   private shownBufferRows = { first: 0, last: -1 }
 
@@ -226,6 +231,9 @@ export class EditorView {
     )
     this.clipboard = new ClipboardEvents(editor, this.input.textarea)
     this.decorations = new DecorationWatcher(editor, () => this.scheduleUpdate())
+    const window = document.defaultView
+    this.idleTokenizing =
+      window === null ? null : new IdleTokenizing(window, () => editor.getLanguageMode())
     this.activity = new PeerActivity(document.defaultView, delays, () => this.scheduleUpdate())
     this.announcer = new PeerAnnouncer(element)
 
@@ -415,6 +423,18 @@ export class EditorView {
     const { startRow, endRow } = this.rowsInSight()
     const screenLines = editor.displayLayer.getScreenLines(startRow, endRow)
     const lineAt = (row: number) => screenLines[row - startRow]
+    const lastBufferRow = screenLines[screenLines.length - 1]?.bufferRange.end.row ?? 0
+    // The rows just edited get their colours now; the rest catch up in idle time.
+    const mode = editor.getLanguageMode()
+    if (mode.tokenizeBufferRowsFor !== undefined) {
+      this.rendering = true
+      try {
+        mode.tokenizeBufferRowsFor(TOKENIZE_MILLISECONDS_PER_FRAME, lastBufferRow)
+      } finally {
+        this.rendering = false
+      }
+      this.idleTokenizing?.request(lastBufferRow)
+    }
     this.rendering = true
     try {
       this.lines.render(startRow, endRow, (row) => rowContent(editor, row, lineAt(row)), lineHeight)
@@ -486,6 +506,7 @@ export class EditorView {
     }
     this.subscriptions.dispose()
     this.languageSubscriptions?.dispose()
+    this.idleTokenizing?.dispose()
     if (this.widthsSet && !this.editor.isDestroyed()) {
       this.editor.displayLayer.reset({ ratioForCharacter })
     }
