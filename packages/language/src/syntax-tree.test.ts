@@ -224,6 +224,7 @@ describe('SyntaxTree following edits', () => {
   it('parses again when the tree is read after an edit, and reports what changed', () => {
     const buffer = new TextBuffer({ text: 'let a = 1\nlet b = 2\n' })
     const syntax = new SyntaxTree(languages.javascript, buffer)
+    syntax.getTree() // the first parse, from scratch, is not reported
     const events: SyntaxTreeReparseEvent[] = []
     syntax.onDidReparse((event) => events.push(event))
     buffer.setTextInRange(
@@ -260,6 +261,7 @@ describe('SyntaxTree following edits', () => {
   it('parses a 10,000-edit transaction once', () => {
     const buffer = new TextBuffer({ text: 'let total = 0\n' })
     const syntax = new SyntaxTree(languages.javascript, buffer)
+    syntax.getTree() // the first parse, from scratch, is not reported
     let reparses = 0
     syntax.onDidReparse(() => reparses++)
     buffer.transact(() => {
@@ -286,6 +288,7 @@ describe('SyntaxTree following edits', () => {
   it('parses from scratch when the buffer reads its text again', () => {
     const buffer = new TextBuffer({ text: 'f(1)\n' })
     const syntax = new SyntaxTree(languages.javascript, buffer)
+    syntax.getTree() // the first parse, from scratch, is not reported
     const events: SyntaxTreeReparseEvent[] = []
     syntax.onDidReparse((event) => events.push(event))
     // An edit to the Y.Text behind the buffer's back, inside its transaction.
@@ -315,9 +318,25 @@ describe('SyntaxTree following edits', () => {
     remoteSyntax.destroy()
   })
 
+  it('parses nothing until the tree is first asked for, and reports no first parse', () => {
+    const buffer = new TextBuffer({ text: 'const a = 1\n' })
+    const syntax = new SyntaxTree(languages.javascript, buffer)
+    const reported: boolean[] = []
+    syntax.onDidReparse(({ fromScratch }) => reported.push(fromScratch))
+    expect(syntax.isStale()).toBe(true)
+    buffer.insert([0, 0], '// note\n')
+    expect(syntax.nodeTypesAt([1, 0])).toEqual(['program', 'lexical_declaration', 'const'])
+    expect(syntax.isStale()).toBe(false)
+    expect(reported).toEqual([])
+    buffer.insert([1, 0], ' ')
+    syntax.getTree()
+    expect(reported).toEqual([false])
+  })
+
   it('stops following and frees its trees on destroy', () => {
     const buffer = new TextBuffer({ text: 'x\n' })
     const syntax = new SyntaxTree(languages.javascript, buffer)
+    syntax.getTree() // the first parse, from scratch, is not reported
     syntax.destroy()
     syntax.destroy()
     expect(syntax.isDestroyed()).toBe(true)

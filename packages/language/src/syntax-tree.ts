@@ -56,11 +56,14 @@ export class SyntaxTree {
   /** The last tree parsed, edited since; null when the text must be parsed from scratch. */
   private tree: Tree | null = null
   private stale = true
+  /** Whether a parse happened yet: the first one, from scratch, is not reported. */
+  private parsed = false
   private destroyed = false
 
   /**
-   * Parses `buffer`'s text with `language` (from `loadTreeSitterLanguage`) and follows the
-   * buffer's edits from now on, until `destroy`.
+   * Follows `buffer`'s edits from now on, until `destroy`, to parse its text with `language`
+   * (from `loadTreeSitterLanguage`) when the tree is first asked for: an editor that never
+   * asks about syntax nodes never parses.
    *
    * @example new SyntaxTree(await loadTreeSitterLanguage('python'), new TextBuffer('x = 1'))
    */
@@ -69,8 +72,6 @@ export class SyntaxTree {
     this.buffer = buffer
     this.parser = new Parser()
     this.parser.setLanguage(language)
-    this.tree = this.parse(null)
-    this.stale = false
     this.following = buffer.followEdits({
       textDidChange: (changes) => this.applyChanges(changes),
       textDidReset: () => this.forgetTree(),
@@ -117,6 +118,12 @@ export class SyntaxTree {
     const tree = this.parse(oldTree)
     this.tree = tree
     this.stale = false
+    const first = !this.parsed
+    this.parsed = true
+    if (first) {
+      oldTree?.delete()
+      return
+    }
     let changedRanges: Range[]
     if (oldTree === null) {
       changedRanges = [this.buffer.getRange()]
