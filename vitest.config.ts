@@ -9,6 +9,7 @@ export default defineConfig({
   test: {
     include: [
       'packages/*/src/**/*.test.ts',
+      'packages/*/bench/**/*.test.ts',
       'apps/*/test/**/*.test.ts',
       'bench/**/*.test.ts',
       'testing/**/*.test.ts',
