@@ -196,8 +196,24 @@ export class EditorPage {
     return this.context.close()
   }
 
-  private call<A, R>(fn: (arg: A) => R | Promise<R>, arg?: A): Promise<R> {
-    return this.page.evaluate(fn as (arg: unknown) => Promise<R>, arg as unknown)
+  /** Runs `fn` in the page; fails when it has not answered within {@link PAGE_TIMEOUT_MS}. */
+  private async call<A, R>(fn: (arg: A) => R | Promise<R>, arg?: A): Promise<R> {
+    let timer: ReturnType<typeof setTimeout> | undefined
+    const late = new Promise<never>((_, reject) => {
+      timer = setTimeout(
+        () =>
+          reject(new Error(`the ${this.kind} page did not answer within ${PAGE_TIMEOUT_MS} ms`)),
+        PAGE_TIMEOUT_MS,
+      )
+    })
+    try {
+      return await Promise.race([
+        this.page.evaluate(fn as (arg: unknown) => Promise<R>, arg as unknown),
+        late,
+      ])
+    } finally {
+      clearTimeout(timer)
+    }
   }
 }
 

@@ -52,7 +52,7 @@ export interface FirstPaint {
   readonly paintedMs: number
 }
 
-/** One frame's scroll: `top` absolute, in pixels. */
+/** Where to scroll, one step per frame: the row to bring to the top of the editor. */
 export type ScrollPlan = readonly number[]
 
 /** A scroll's frames: the time from each frame's drawing to the next's, one scroll step apart. */
@@ -79,13 +79,16 @@ export interface BenchPage {
   /** The typist inserts `char` at the start of `row`; resolves with the time until the editor shows it. */
   remoteKey(row: number, char: string): Promise<number>
   /**
-   * Scrolls to each top of `plan`, one step as each frame is drawn, then back to the top;
+   * Scrolls to each row of `plan`, one step as each frame is drawn, then back to the top;
    * resolves with the time between consecutive drawn frames while it scrolled.
    */
   scroll(plan: ScrollPlan): Promise<ScrollFrames>
 }
 
+/** Bound on the wait for a keystroke to show, and for the typist to sync. */
 const SHOW_TIMEOUT_MS = 10_000
+/** Bound on the wait for the first screen, which includes loading the document. */
+const FIRST_SCREEN_TIMEOUT_MS = 60_000
 const SETTLE_FRAMES = 3
 
 interface PaintWaiter {
@@ -118,12 +121,17 @@ const nextPaint = (): Promise<number> =>
   new Promise((resolve) => waiters.push({ frame: drawnFrames + 1, resolve }))
 
 /** Resolves with the time of the frame that first paints `shown()` true; checked after each DOM change of `root`. */
-const whenShown = (root: HTMLElement, shown: () => boolean, what: string): Promise<number> =>
+const whenShown = (
+  root: HTMLElement,
+  shown: () => boolean,
+  what: string,
+  timeoutMs = SHOW_TIMEOUT_MS,
+): Promise<number> =>
   new Promise((resolve, reject) => {
     const timer = setTimeout(() => {
       observer.disconnect()
-      reject(new Error(`${what} was not shown within ${SHOW_TIMEOUT_MS} ms`))
-    }, SHOW_TIMEOUT_MS)
+      reject(new Error(`${what} was not shown within ${timeoutMs} ms`))
+    }, timeoutMs)
     const observer = new MutationObserver(() => {
       if (!shown()) return
       observer.disconnect()
@@ -162,6 +170,7 @@ export const installProbe = (adapter: EditorAdapter): void => {
     adapter.root,
     () => firstLines.every((line, row) => adapter.shownLine(row) === line),
     'the first screen',
+    FIRST_SCREEN_TIMEOUT_MS,
   ).then((paintedMs) => ({ scriptMs: scriptStarted, paintedMs }))
   let keyDownMs = Number.NaN
   window.addEventListener('keydown', (event) => (keyDownMs = event.timeStamp), { capture: true })
@@ -222,10 +231,12 @@ export const installProbe = (adapter: EditorAdapter): void => {
     async scroll(plan) {
       await frames(SETTLE_FRAMES)
       const drawn: number[] = []
-      for (const top of plan) {
+      // Both editors give every row the same height here (no wrapping, no widgets between rows).
+      const rowHeight = adapter.scroller.scrollHeight / adapter.lineCount()
+      for (const row of plan) {
         await new Promise<void>((resolve) => {
           afterFrame.push((drawnMs) => {
-            adapter.scroller.scrollTop = top
+            adapter.scroller.scrollTop = row * rowHeight
             drawn.push(drawnMs)
             resolve()
           })
