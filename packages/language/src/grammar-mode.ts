@@ -13,8 +13,11 @@ export interface ScopeSource {
   tokensForRow?(row: number): readonly TextMateToken[]
   /** Calls `callback` with each run of rows just (re)tokenized. */
   onDidTokenize?(callback: (rows: TokenizedRows) => void): Disposable
-  /** Tokens to draw `row` with now, without tokenizing the rows above it. */
-  tokensForDisplay?(row: number): readonly TextMateToken[]
+  /**
+   * Tokens to draw `row` with now, without tokenizing the rows above it; with `work` false,
+   * only those it has already (else null).
+   */
+  tokensForDisplay?(row: number, work: boolean): readonly TextMateToken[] | null
   /** Tokenizes rows up to `lastRow` for about `milliseconds`; true when they all are. */
   tokenizeFor?(milliseconds: number, lastRow?: number): boolean
   /** Stops following the buffer. */
@@ -138,15 +141,15 @@ export class GrammarLanguageMode implements LanguageMode {
 
   /**
    * Tokens to draw buffer row `row` with now (see `LanguageMode.highlightTokensForBufferRow`),
-   * or null until the grammar is attached.
+   * or null until the grammar is attached, or when `work` is false and the row has none yet.
    *
    * @example mode.highlightTokensForBufferRow(20_000)
    */
-  highlightTokensForBufferRow(row: number): readonly TextMateToken[] | null {
+  highlightTokensForBufferRow(row: number, work = true): readonly TextMateToken[] | null {
     const scopes = this.scopes
     if (scopes === null) return null
-    if (scopes.tokensForDisplay !== undefined) return scopes.tokensForDisplay(row)
-    return scopes.tokensForRow?.(row) ?? null
+    if (scopes.tokensForDisplay !== undefined) return scopes.tokensForDisplay(row, work)
+    return work ? (scopes.tokensForRow?.(row) ?? null) : null
   }
 
   /**

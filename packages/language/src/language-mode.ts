@@ -63,11 +63,13 @@ export interface LanguageMode {
    * Tokens to draw buffer row `row` with now, without tokenizing the rows above it: the row's
    * own when tokenized (kept through edits above it until it is tokenized again), else tokens
    * from a guessed starting state (a nearby row that starts at column 0), so a jump far into
-   * a large file is coloured at once. Null while the language has no grammar.
+   * a large file is coloured at once. Null while the language has no grammar. With `work`
+   * false (a view out of time for this frame), nothing is tokenized or guessed: a row with no
+   * tokens yet gives null, to draw plain and colour in a later frame.
    *
    * @example mode.highlightTokensForBufferRow?.(20_000)
    */
-  highlightTokensForBufferRow?(row: number): readonly TextMateToken[] | null
+  highlightTokensForBufferRow?(row: number, work?: boolean): readonly TextMateToken[] | null
   /**
    * Tokenizes for about `milliseconds` at most, the rows up to `lastRow` first (default:
    * every row). Returns whether every row up to `lastRow` is tokenized, or true when there is

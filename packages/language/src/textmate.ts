@@ -225,11 +225,14 @@ export class TextMateTokenizer {
    * row is tokenized again), else tokens from a guessed start: a row at most
    * `GUESS_LOOKBEHIND` rows above that starts at column 0, tokenized from the grammar's
    * initial state, with the rows after it. A row just below the tokenized ones is tokenized
-   * for real. Bounded: at most `GUESS_LOOKBEHIND + GUESS_ROWS` rows per guess.
+   * for real. Bounded: at most `GUESS_LOOKBEHIND + GUESS_ROWS` rows per guess. With `work`
+   * false, nothing is tokenized: a row with neither tokens nor a guess yet gives null.
    *
    * @example tokenizer.tokensForDisplay(editor.getLastVisibleRow())
    */
-  tokensForDisplay(row: number): readonly TextMateToken[] {
+  tokensForDisplay(row: number, work?: true): readonly TextMateToken[]
+  tokensForDisplay(row: number, work: boolean): readonly TextMateToken[] | null
+  tokensForDisplay(row: number, work = true): readonly TextMateToken[] | null {
     this.assertAlive()
     if (!Number.isInteger(row) || row < 0 || row >= this.tokens.length) {
       throw new RangeError(
@@ -238,9 +241,10 @@ export class TextMateTokenizer {
     }
     const own = this.tokens[row]
     if (own !== null && own !== undefined) return own
-    if (row - this.firstInvalidRow <= GUESS_LOOKBEHIND) return this.tokensForRow(row)
     const guess = this.guesses[row]
     if (guess !== null && guess !== undefined) return guess
+    if (!work) return null
+    if (row - this.firstInvalidRow <= GUESS_LOOKBEHIND) return this.tokensForRow(row)
     this.guessFrom(row)
     return this.guesses[row] ?? this.tokensForRow(row)
   }

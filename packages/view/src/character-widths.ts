@@ -36,33 +36,43 @@ const fontOf = (element: HTMLElement): string => {
   return `${style.fontStyle} ${style.fontWeight} ${style.fontSize} ${style.fontFamily}`
 }
 
+/** What the view knows of its font's character widths. */
+export interface FontWidths {
+  /** Whether every ASCII character is known to take the average width (a monospace font). */
+  readonly monospace: boolean
+  /**
+   * For a proportional font, the width of each UTF-16 unit in units of the average width (an
+   * astral character's width is given to its first unit, marks and joiners get none); null
+   * for a monospace font, or when the page cannot measure.
+   */
+  readonly ratio: ((character: string) => number) | null
+}
+
 /**
- * For a proportional font, the width of each UTF-16 unit in units of `averageWidth` (an
- * astral character's width is given to its first unit, marks and joiners get none); null for
- * a monospace font, or when the page cannot measure.
+ * Measures the font `element` is drawn in, against its `averageWidth`.
  *
- * @example const ratio = proportionalWidths(linesElement, 7.2) // ratio?.('W') => 1.6
+ * @example fontWidths(linesElement, 7.2).ratio?.('W') // => 1.6 in a proportional font
  */
-export const proportionalWidths = (
-  element: HTMLElement,
-  averageWidth: number,
-): ((character: string) => number) | null => {
+export const fontWidths = (element: HTMLElement, averageWidth: number): FontWidths => {
   const canvas = element.ownerDocument.createElement('canvas')
   const context = canvas.getContext?.('2d')
-  if (context == null || !(averageWidth > 0)) return null
+  if (context == null || !(averageWidth > 0)) return { monospace: false, ratio: null }
   context.font = fontOf(element)
   const widthOf = (text: string) => context.measureText(text).width
-  if (Math.abs(widthOf(NARROW) - widthOf(WIDE)) <= SAME_WIDTH) return null
+  if (Math.abs(widthOf(NARROW) - widthOf(WIDE)) <= SAME_WIDTH) {
+    return { monospace: true, ratio: null }
+  }
   const emoji = widthOf('\u{1F600}') / averageWidth
   const ratios = new Map<string, number>()
-  return (character) => {
-    let ratio = ratios.get(character)
-    if (ratio !== undefined) return ratio
+  const ratio = (character: string): number => {
+    let found = ratios.get(character)
+    if (found !== undefined) return found
     const code = character.charCodeAt(0)
-    if (isHighSurrogate(code)) ratio = emoji
-    else if (isLowSurrogate(code) || isZeroWidth(code)) ratio = 0
-    else ratio = widthOf(character) / averageWidth
-    ratios.set(character, ratio)
-    return ratio
+    if (isHighSurrogate(code)) found = emoji
+    else if (isLowSurrogate(code) || isZeroWidth(code)) found = 0
+    else found = widthOf(character) / averageWidth
+    ratios.set(character, found)
+    return found
   }
+  return { monospace: false, ratio }
 }

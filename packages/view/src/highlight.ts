@@ -202,10 +202,23 @@ export const highlightScreenLine = (
 }
 
 /**
+ * How much tokenizing one update may still do: rows asked for after its time is up are drawn
+ * plain when they have no tokens yet, and `deferred` says so.
+ */
+export interface TokenBudget {
+  /** Whether there is time left to tokenize. */
+  hasTime(): boolean
+  /** Set when a row was drawn plain for want of time. */
+  deferred: boolean
+}
+
+/**
  * What screen row `row` of `editor` (whose line is `line`) shows: its text and, when the
  * language mode gives tokens, its colours from the tokens of the buffer rows it shows. Those
  * are asked for without tokenizing the rows above them (a row not tokenized yet is coloured
  * from a guessed start), so drawing a row far down a large file takes no longer than others.
+ * With a `budget` out of time, rows with no tokens yet are drawn plain and the budget notes
+ * it (`deferred`), for a later frame to colour them.
  *
  * @example rowContent(editor, 0, editor.displayLayer.screenLineForScreenRow(0)).text
  */
@@ -213,6 +226,7 @@ export const rowContent = (
   editor: TextEditor,
   row: number,
   line: ScreenLine | undefined,
+  budget?: TokenBudget,
 ): RowContent => {
   if (line === undefined) return { text: '', highlightKey: [] }
   const mode = editor.getLanguageMode()
@@ -225,7 +239,11 @@ export const rowContent = (
   const tokens = new Map<number, readonly HighlightToken[] | null>()
   const rows = [line.bufferRange.start.row, ...(layout?.folds ?? []).map((fold) => fold.end.row)]
   for (const bufferRow of rows) {
-    if (!tokens.has(bufferRow)) tokens.set(bufferRow, tokensFor.call(mode, bufferRow))
+    if (tokens.has(bufferRow)) continue
+    const work = budget?.hasTime() ?? true
+    const found = tokensFor.call(mode, bufferRow, work)
+    if (found === null && !work && budget !== undefined) budget.deferred = true
+    tokens.set(bufferRow, found)
   }
   const buffer = editor.getBuffer()
   return {

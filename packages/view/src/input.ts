@@ -20,6 +20,11 @@ export interface InputHost {
   runCommand(name: string): boolean
   /** Shows `text` as the composition in progress at the caret; null hides it. */
   showComposition(text: string | null): void
+  /**
+   * Called after the input changed the editor: the view draws the change (and puts the
+   * textarea's line and selection in step with the editor).
+   */
+  didChangeEditor(): void
   /** Called when the input gains or loses focus. */
   setFocused(focused: boolean): void
 }
@@ -137,7 +142,7 @@ export class TextInput {
     }
     if (this.host.runCommand(command)) {
       event.preventDefault()
-      this.sync()
+      this.host.didChangeEditor()
     }
   }
 
@@ -161,7 +166,7 @@ export class TextInput {
       if (text !== '') editor.insertText(text, { groupUndo: true })
       else if (from !== to) editor.delete()
     }
-    this.sync()
+    this.host.didChangeEditor()
   }
 
   private compositionStart(): void {
@@ -177,6 +182,6 @@ export class TextInput {
     this.composing = false
     this.host.showComposition(null)
     if (event.data !== '') this.host.editor.insertText(event.data, { groupUndo: true })
-    this.sync()
+    this.host.didChangeEditor()
   }
 }

@@ -14,12 +14,12 @@
 import { ratioForCharacter } from '@tandem/display'
 import type { AutoscrollRequest, TextEditor } from '@tandem/editor'
 import { CompositeDisposable, Disposable, Point, type PointLike } from '@tandem/text'
-import { proportionalWidths } from './character-widths.js'
+import { fontWidths } from './character-widths.js'
 import { ClipboardEvents } from './clipboard.js'
 import { type CommandContext, EDITOR_COMMANDS } from './commands.js'
 import { DecorationWatcher, decorationBoxes } from './decorations-layer.js'
 import { Gutter } from './gutter.js'
-import { classNameForScopes, rowContent } from './highlight.js'
+import { classNameForScopes, rowContent, type TokenBudget } from './highlight.js'
 import { IdleTokenizing } from './idle-tokenizing.js'
 import { TextInput } from './input.js'
 import { buildKeymap, type Keymap } from './keymap.js'
@@ -74,8 +74,17 @@ export interface PixelPosition {
   readonly left: number
 }
 
-/** How long an update may tokenize the rows up to the screen before drawing, in milliseconds. */
-const TOKENIZE_MILLISECONDS_PER_FRAME = 4
+/**
+ * How long an update may tokenize before drawing, in milliseconds: half of it for the rows an
+ * edit left to do up to the screen, the rest for rows in sight with no tokens yet.
+ */
+const TOKENIZE_MILLISECONDS_PER_FRAME = 6
+
+/** Text whose every character a monospace font draws at its average width. */
+const PRINTABLE_ASCII = /^[\x20-\x7e]*$/
+
+/** The shortest time between two updates drawn in input events, in milliseconds. */
+const INPUT_UPDATE_INTERVAL = 8
 
 const isElement = (value: unknown): value is HTMLElement =>
   typeof value === 'object' &&
@@ -132,6 +141,8 @@ export class EditorView {
   private pixelRatio = 1
   /** Whether the view gave the display layer a proportional font's character widths. */
   private widthsSet = false
+  /** Whether the font is monospace, so an ASCII row's width is its length in characters. */
+  private monospace = false
   private inputAt = ''
   private destroyed = false
   private theme: EditorTheme
@@ -139,6 +150,7 @@ export class EditorView {
   private rootScopeClasses: string[] = []
   /** Whether the rows are being rendered (tokenizing them then needs no new update). */
   private rendering = false
+  private lastInputUpdate = Number.NEGATIVE_INFINITY
   private readonly idleTokenizing: IdleTokenizing | null
   /** The buffer rows the rendered screen rows show, first to last. */
   private shownBufferRows = { first: 0, last: -1 }
@@ -216,6 +228,7 @@ export class EditorView {
         commandForKeystroke: (keystroke) => this.keymap.get(keystroke),
         runCommand: (name) => this.runCommand(name),
         showComposition: (text) => this.showComposition(text),
+        didChangeEditor: () => this.drawInput(),
         setFocused: (focused) => this.element.classList.toggle('is-focused', focused),
       },
       this.linesElement,
@@ -424,12 +437,16 @@ export class EditorView {
     const screenLines = editor.displayLayer.getScreenLines(startRow, endRow)
     const lineAt = (row: number) => screenLines[row - startRow]
     const lastBufferRow = screenLines[screenLines.length - 1]?.bufferRange.end.row ?? 0
-    // The rows just edited get their colours now; the rest catch up in idle time.
+    // The rows just edited get their colours now, within this frame's time for tokenizing;
+    // rows it has no time for are drawn plain and coloured in the next frames, and the rows
+    // above the screen catch up in idle time.
     const mode = editor.getLanguageMode()
+    const deadline = performance.now() + TOKENIZE_MILLISECONDS_PER_FRAME
+    const budget: TokenBudget = { hasTime: () => performance.now() < deadline, deferred: false }
     if (mode.tokenizeBufferRowsFor !== undefined) {
       this.rendering = true
       try {
-        mode.tokenizeBufferRowsFor(TOKENIZE_MILLISECONDS_PER_FRAME, lastBufferRow)
+        mode.tokenizeBufferRowsFor(TOKENIZE_MILLISECONDS_PER_FRAME / 2, lastBufferRow)
       } finally {
         this.rendering = false
       }
@@ -437,7 +454,12 @@ export class EditorView {
     }
     this.rendering = true
     try {
-      this.lines.render(startRow, endRow, (row) => rowContent(editor, row, lineAt(row)), lineHeight)
+      this.lines.render(
+        startRow,
+        endRow,
+        (row) => rowContent(editor, row, lineAt(row), budget),
+        lineHeight,
+      )
     } finally {
       this.rendering = false
     }
@@ -445,6 +467,7 @@ export class EditorView {
       first: screenLines[0]?.bufferRange.start.row ?? 0,
       last: screenLines[screenLines.length - 1]?.bufferRange.end.row ?? -1,
     }
+    if (budget.deferred) this.scheduleUpdate()
     const cursorRows = new Set<number>()
     for (const position of editor.getCursorScreenPositions()) cursorRows.add(position.row)
     const foldCharacter = editor.displayLayer.getSettings().foldCharacter
@@ -463,9 +486,14 @@ export class EditorView {
       lineHeight,
     )
 
-    // Reads: positions in the rows just laid out.
+    // Reads: positions in the rows just laid out (a monospace font's ASCII rows need none).
+    const { characterWidth } = this.metrics
     for (let row = startRow; row < endRow; row++) {
-      const width = this.lines.geometryForRow(row)?.width() ?? 0
+      const text = lineAt(row)?.lineText ?? ''
+      const width =
+        this.monospace && PRINTABLE_ASCII.test(text)
+          ? text.length * characterWidth
+          : (this.lines.geometryForRow(row)?.width() ?? 0)
       if (width > this.widestRow) this.widestRow = width
     }
     const boxes = decorationBoxes(
@@ -522,6 +550,22 @@ export class EditorView {
   }
 
   // Internals
+
+  /**
+   * Draws what a key or typed text did at once, in the input event's task, so the next frame
+   * only paints (as a browser's own text field does); a second input within the same few
+   * milliseconds waits for the frame instead, so a burst of keys costs one update per frame.
+   */
+  private drawInput(): void {
+    const now = performance.now()
+    if (now - this.lastInputUpdate < INPUT_UPDATE_INTERVAL) {
+      this.scheduleUpdate()
+      this.input.sync()
+      return
+    }
+    this.lastInputUpdate = now
+    this.updateSync()
+  }
 
   private runCommand(name: string): boolean {
     const command = EDITOR_COMMANDS[name]
@@ -669,10 +713,11 @@ export class EditorView {
    * wrap fits its rows to the element; a monospace font keeps Atom's rule.
    */
   private updateCharacterWidths(): void {
-    const widths = proportionalWidths(this.linesElement, this.metrics.characterWidth)
-    if (widths === null && !this.widthsSet) return
-    this.widthsSet = widths !== null
-    this.editor.displayLayer.reset({ ratioForCharacter: widths ?? ratioForCharacter })
+    const { monospace, ratio } = fontWidths(this.linesElement, this.metrics.characterWidth)
+    this.monospace = monospace
+    if (ratio === null && !this.widthsSet) return
+    this.widthsSet = ratio !== null
+    this.editor.displayLayer.reset({ ratioForCharacter: ratio ?? ratioForCharacter })
   }
 
   /** Tells the editor how many columns fit, so soft wrap follows the element's width. */
