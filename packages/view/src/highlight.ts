@@ -202,14 +202,14 @@ export const highlightScreenLine = (
 }
 
 /**
- * How much tokenizing one update may still do: rows asked for after its time is up are drawn
- * plain when they have no tokens yet, and `deferred` says so.
+ * Whether an update may tokenize: when it may not, rows with no tokens yet are drawn plain
+ * and listed in `plainRows`, to be coloured later.
  */
 export interface TokenBudget {
   /** Whether there is time left to tokenize. */
   hasTime(): boolean
-  /** Set when a row was drawn plain for want of time. */
-  deferred: boolean
+  /** The buffer rows drawn plain for want of tokens. */
+  readonly plainRows: number[]
 }
 
 /**
@@ -217,8 +217,8 @@ export interface TokenBudget {
  * language mode gives tokens, its colours from the tokens of the buffer rows it shows. Those
  * are asked for without tokenizing the rows above them (a row not tokenized yet is coloured
  * from a guessed start), so drawing a row far down a large file takes no longer than others.
- * With a `budget` out of time, rows with no tokens yet are drawn plain and the budget notes
- * it (`deferred`), for a later frame to colour them.
+ * With a `budget` out of time, rows with no tokens yet are drawn plain and the budget lists
+ * them (`plainRows`), for a later update to colour them.
  *
  * @example rowContent(editor, 0, editor.displayLayer.screenLineForScreenRow(0)).text
  */
@@ -242,7 +242,7 @@ export const rowContent = (
     if (tokens.has(bufferRow)) continue
     const work = budget?.hasTime() ?? true
     const found = tokensFor.call(mode, bufferRow, work)
-    if (found === null && !work && budget !== undefined) budget.deferred = true
+    if (found === null && !work && budget !== undefined) budget.plainRows.push(bufferRow)
     tokens.set(bufferRow, found)
   }
   const buffer = editor.getBuffer()

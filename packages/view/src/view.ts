@@ -74,11 +74,8 @@ export interface PixelPosition {
   readonly left: number
 }
 
-/**
- * How long an update may tokenize before drawing, in milliseconds: half of it for the rows an
- * edit left to do up to the screen, the rest for rows in sight with no tokens yet.
- */
-const TOKENIZE_MILLISECONDS_PER_FRAME = 6
+/** How long an update may tokenize the rows an edit left to do, in milliseconds. */
+const TOKENIZE_MILLISECONDS_PER_FRAME = 4
 
 /** Text whose every character a monospace font draws at its average width. */
 const PRINTABLE_ASCII = /^[\x20-\x7e]*$/
@@ -245,8 +242,7 @@ export class EditorView {
     this.clipboard = new ClipboardEvents(editor, this.input.textarea)
     this.decorations = new DecorationWatcher(editor, () => this.scheduleUpdate())
     const window = document.defaultView
-    this.idleTokenizing =
-      window === null ? null : new IdleTokenizing(window, () => editor.getLanguageMode())
+    this.idleTokenizing = window === null ? null : new IdleTokenizing(window, editor)
     this.activity = new PeerActivity(document.defaultView, delays, () => this.scheduleUpdate())
     this.announcer = new PeerAnnouncer(element)
 
@@ -437,16 +433,15 @@ export class EditorView {
     const screenLines = editor.displayLayer.getScreenLines(startRow, endRow)
     const lineAt = (row: number) => screenLines[row - startRow]
     const lastBufferRow = screenLines[screenLines.length - 1]?.bufferRange.end.row ?? 0
-    // The rows just edited get their colours now, within this frame's time for tokenizing;
-    // rows it has no time for are drawn plain and coloured in the next frames, and the rows
-    // above the screen catch up in idle time.
+    // The rows just edited get their colours now, within this frame's time for tokenizing.
+    // Rows in sight with no tokens yet (after a jump, on opening) are drawn plain and coloured
+    // in idle time, and so are the rows above the screen: no frame waits for a whole screen.
     const mode = editor.getLanguageMode()
-    const deadline = performance.now() + TOKENIZE_MILLISECONDS_PER_FRAME
-    const budget: TokenBudget = { hasTime: () => performance.now() < deadline, deferred: false }
+    const budget: TokenBudget = { hasTime: () => false, plainRows: [] }
     if (mode.tokenizeBufferRowsFor !== undefined) {
       this.rendering = true
       try {
-        mode.tokenizeBufferRowsFor(TOKENIZE_MILLISECONDS_PER_FRAME / 2, lastBufferRow)
+        mode.tokenizeBufferRowsFor(TOKENIZE_MILLISECONDS_PER_FRAME, lastBufferRow)
       } finally {
         this.rendering = false
       }
@@ -467,7 +462,9 @@ export class EditorView {
       first: screenLines[0]?.bufferRange.start.row ?? 0,
       last: screenLines[screenLines.length - 1]?.bufferRange.end.row ?? -1,
     }
-    if (budget.deferred) this.scheduleUpdate()
+    if (budget.plainRows.length > 0) {
+      this.idleTokenizing?.colour(budget.plainRows, () => this.scheduleUpdate())
+    }
     const cursorRows = new Set<number>()
     for (const position of editor.getCursorScreenPositions()) cursorRows.add(position.row)
     const foldCharacter = editor.displayLayer.getSettings().foldCharacter
