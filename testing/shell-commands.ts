@@ -173,8 +173,14 @@ const checkBench = (args: readonly string[]): string[] => {
 }
 
 /** Checks `pnpm <args>`. */
-const checkPnpm = (args: readonly string[]): string[] => {
+const checkPnpm = (args: readonly string[], env: Record<string, string>): string[] => {
   const [first, ...rest] = args
+  // The server's command, linked into the root by the workspace (`pnpm tandem-server` runs it
+  // as `pnpm exec tandem-server` does).
+  if (first === 'tandem-server') return [...checkServerBin(), ...checkServerCli(rest, env)]
+  if (first === 'exec' && rest[0] === 'tandem-server') {
+    return [...checkServerBin(), ...checkServerCli(rest.slice(1), env)]
+  }
   if (first === 'install') return rest.length === 0 ? [] : [`pnpm install takes no arguments here`]
   if (first === '--filter') {
     const [name, script] = rest
@@ -202,6 +208,22 @@ const expand = (value: string): string =>
   value.replace(/\$\(openssl rand -base64 (\d+)\)/g, (_all, bytes: string) =>
     randomBytes(Number(bytes)).toString('base64'),
   )
+
+/**
+ * Checks that the server package's `tandem-server` bin is the launcher in the repository,
+ * which runs `dist/cli.js` once the package is installed.
+ */
+const checkServerBin = (): string[] => {
+  const bin = (readJson('packages/server/package.json').bin as Record<string, string>)[
+    'tandem-server'
+  ]
+  if (bin === undefined) return ['packages/server/package.json has no tandem-server bin']
+  const launcher = join(rootDir, 'packages/server', bin)
+  if (!existsSync(launcher)) return [`tandem-server is ${bin}, which does not exist`]
+  return readFileSync(launcher, 'utf8').includes('../dist/cli.js')
+    ? []
+    : [`tandem-server (${bin}) does not run dist/cli.js`]
+}
 
 /** Checks `tandem-server <args>`, running the `token` command. */
 const checkServerCli = (args: readonly string[], env: Record<string, string>): string[] => {
@@ -272,7 +294,7 @@ export const checkShellBlock = (code: string, file: string, firstLine: number): 
     const commandEnv = { ...env, ...Object.fromEntries(assignments) }
     if (program === undefined) continue
     if (program === 'pnpm') {
-      checkPnpm(args).forEach(at)
+      checkPnpm(args, commandEnv).forEach(at)
     } else if (program === 'npm') {
       const version = /^pnpm@(.+)$/.exec(args[2] ?? '')?.[1]
       if (
@@ -284,10 +306,8 @@ export const checkShellBlock = (code: string, file: string, firstLine: number): 
         at(`npm ${args.join(' ')}: expected npm install -g pnpm@${pinnedPnpm()} (package.json)`)
       }
     } else if (program === 'node' && args[0] === 'packages/server/dist/cli.js') {
-      const bin = (readJson('packages/server/package.json').bin as Record<string, string>)[
-        'tandem-server'
-      ]
-      if (bin !== './dist/cli.js') at(`tandem-server is ${bin}, not packages/server/dist/cli.js`)
+      // The compiled command, after `pnpm build`: what the package's bin runs once installed.
+      checkServerBin().forEach(at)
       checkServerCli(args.slice(1), commandEnv).forEach(at)
     } else if (program === 'tandem-server') {
       checkServerCli(args, commandEnv).forEach(at)
