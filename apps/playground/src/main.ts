@@ -59,10 +59,14 @@ const THEME_KEY = 'tandem-playground-theme'
 const savedTheme = localStorage.getItem(THEME_KEY)
 let theme: EditorTheme = savedTheme === 'light' || savedTheme === 'dark' ? savedTheme : 'auto'
 
-const showStatus = (status: ConnectionStatus, refused: string | null): void => {
+/**
+ * Shows the connection's status; `refused` is the server's reason for refusing the page, and
+ * `why` the reason the last attempt to connect failed (shown while offline).
+ */
+const showStatus = (status: ConnectionStatus, refused: string | null, why: string | null): void => {
   ui.status.dataset.status = refused === null ? status : 'refused'
   ui.status.textContent = refused === null ? STATUS_LABELS[status] : 'Access refused'
-  ui.status.title = refused ?? ''
+  ui.status.title = refused ?? (status === 'offline' ? (why ?? '') : '')
 }
 
 let noticeTimer: ReturnType<typeof setTimeout> | undefined
@@ -104,12 +108,18 @@ const open = (address: PageAddress): void => {
     bindLanguagePicker(ui.language, connection.doc, (id) => editor.setGrammar(id)),
   ]
   session = { room: address.room, editor, connection, pane, cleanups }
-  showStatus(connection.status, null)
+  showStatus(connection.status, null, null)
   const subscriptions = [
-    connection.onDidChangeStatus((status) => showStatus(status, null)),
+    connection.onDidChangeStatus((status) =>
+      showStatus(status, null, connection.connectFailure?.reason ?? null),
+    ),
     connection.onDidFailAuth((failure) => {
-      showStatus('offline', failure.reason)
+      showStatus('offline', failure.reason, null)
       notify(`The server refused this page: ${failure.reason}`, true)
+    }),
+    connection.onDidFailToConnect((failure) => {
+      showStatus(connection.status, null, failure.reason)
+      notify(`Cannot connect: ${failure.reason}`, failure.kind === 'refused')
     }),
     connection.onDidDenyUpdate((reason) => showReadOnly(reason)),
     editor.onDidAttemptReadOnlyEdit(() => notify('This document is read-only for you.')),

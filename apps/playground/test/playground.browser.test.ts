@@ -304,6 +304,13 @@ describe('the playground in a browser', () => {
     await server.stop()
     await Promise.all([waitForStatus(first, 'offline'), waitForStatus(second, 'offline')])
     expect(await first.textContent('#status')).toBe('Offline')
+    // And it says why, on the badge and in the side bar.
+    await vi.waitFor(async () => {
+      expect(await first.getAttribute('#status', 'title')).toMatch(
+        /^nothing answers at http:\/\/127\.0\.0\.1:\d+ \(no connection\)$/,
+      )
+      expect(await first.textContent('#notice')).toMatch(/^Cannot connect: nothing answers at/)
+    }, WAIT)
 
     const stored = () =>
       first.evaluate(

@@ -5,8 +5,10 @@
  * HTTP 401 or 403, or it accepts the socket and closes it with close code 4401 or 4403. A
  * browser's WebSocket hides the HTTP status of a refused upgrade (it reports only a close
  * with code 1006, as for an unreachable server), so after a connection that never opened
- * the same URL is asked once over plain HTTP: a server that checks tokens answers that
- * request with the same status and its reason as the body.
+ * the same URL is asked once over plain HTTP, saying it asks for a failed upgrade
+ * (`UPGRADE_PROBE_ACCEPT`): a Tandem server answers with the status and reason it gave the
+ * upgrade. Any other answer, or none, tells what kind of failure it was: nothing listening,
+ * an address the server refuses, a server that takes no WebSockets there, a server error.
  */
 
 /** Why the server would not let this client in. */
@@ -18,6 +20,33 @@ export interface AuthFailure {
   /** The WebSocket close code (4401 or 4403), when the server closed an open socket. */
   readonly closeCode?: number
 }
+
+/**
+ * Why a connection could not be made, other than a refused token:
+ * - `unreachable`: nothing answered at the address (a wrong host or port, a server down);
+ * - `refused`: the server refused the address for good (a 4xx status such as 400 or 404:
+ *   a URL that names no room, a wrong path); attempts stop;
+ * - `not-websocket`: the server answered HTTP but took no WebSocket there (not a y-websocket
+ *   server, or a proxy that does not pass WebSockets);
+ * - `server-error`: the server failed (a 5xx status); attempts go on.
+ */
+export interface ConnectFailure {
+  /** What kind of failure it was; see the interface's comment. */
+  readonly kind: 'unreachable' | 'refused' | 'not-websocket' | 'server-error'
+  /** What went wrong, in words for a person, with the server's own reason when it gave one. */
+  readonly reason: string
+  /** The address asked (over HTTP, with the WebSocket URL's path and query). */
+  readonly url: string
+  /** The HTTP status of the answer, when there was one. */
+  readonly status?: number
+}
+
+/**
+ * The `Accept` header of the HTTP question a client asks after a failed upgrade: a Tandem
+ * server answers it with the status and reason it gave the upgrade (a safelisted header, so a
+ * browser sends it across origins without a preflight).
+ */
+export const UPGRADE_PROBE_ACCEPT = 'text/plain; tandem=upgrade-probe'
 
 /** WebSocket close codes that mean "not allowed": 4000 plus the HTTP statuses 401 and 403. */
 export const AUTH_CLOSE_CODES: ReadonlySet<number> = new Set([4401, 4403])
@@ -47,6 +76,24 @@ export class AuthError extends Error {
   }
 }
 
+/**
+ * The error `whenSynced` rejects with when the server refused the address for good (a
+ * `refused` failure: attempts stop).
+ *
+ * @example connection.whenSynced.catch((error) => error instanceof ConnectError && show(error.failure.reason))
+ */
+export class ConnectError extends Error {
+  /** Always `'ConnectError'`. */
+  override readonly name = 'ConnectError'
+
+  constructor(
+    /** Why the connection could not be made. */
+    readonly failure: ConnectFailure,
+  ) {
+    super(`could not connect: ${failure.reason}`)
+  }
+}
+
 /** The failure a close event stands for, or null when the close is not about auth. */
 export const authFailureFromClose = (event: unknown): AuthFailure | null => {
   if (typeof event !== 'object' || event === null) return null
@@ -56,25 +103,87 @@ export const authFailureFromClose = (event: unknown): AuthFailure | null => {
   return { reason: clip(text), closeCode: code }
 }
 
+/** What the HTTP question after a failed connection learned: at most one of the two. */
+export interface ProbeAnswer {
+  /** The server refused this client's token. */
+  readonly auth?: AuthFailure
+  /** The connection failed for another reason. */
+  readonly failure?: ConnectFailure
+}
+
 /**
- * Asks `socketUrl` over HTTP whether this client may connect. Resolves to the failure when the
- * server answers 401 or 403, and to null for any other answer or none (the server is down,
- * the request timed out, the environment has no `fetch`).
+ * Asks `socketUrl` over HTTP why a WebSocket to it did not open: a refused token (401, 403),
+ * another failure (see `ConnectFailure`), or nothing to tell (426: the address takes
+ * WebSockets, so the socket was lost for another reason; or no `fetch` here).
+ *
+ * @example const answer = await probeConnection('ws://127.0.0.1:1234/ws/notes')
  */
-export const probeAuthFailure = async (socketUrl: string): Promise<AuthFailure | null> => {
-  if (typeof fetch !== 'function') return null
+export const probeConnection = async (socketUrl: string): Promise<ProbeAnswer> => {
+  if (typeof fetch !== 'function') return {}
   const url = new URL(socketUrl)
   url.protocol = url.protocol === 'wss:' ? 'https:' : 'http:'
+  const shown = url.href
+  let response: Response
   try {
-    const response = await fetch(url, { signal: AbortSignal.timeout(PROBE_TIMEOUT_MS) })
-    if (!AUTH_STATUSES.has(response.status)) {
-      await response.body?.cancel()
-      return null
+    response = await fetch(url, {
+      headers: { accept: UPGRADE_PROBE_ACCEPT },
+      signal: AbortSignal.timeout(PROBE_TIMEOUT_MS),
+    })
+  } catch (error) {
+    const cause = (error as { cause?: { code?: unknown } }).cause?.code
+    const timedOut = (error as { name?: unknown }).name === 'TimeoutError'
+    const why = timedOut
+      ? `no answer within ${PROBE_TIMEOUT_MS / 1000} s`
+      : typeof cause === 'string'
+        ? cause
+        : 'no connection'
+    return {
+      failure: {
+        kind: 'unreachable',
+        reason: `nothing answers at ${url.origin} (${why})`,
+        url: shown,
+      },
     }
-    const body = (await response.text()).trim()
-    return { reason: clip(body || response.statusText || 'not allowed'), status: response.status }
-  } catch {
-    return null
+  }
+  const { status } = response
+  if (status === 426) {
+    await response.body?.cancel()
+    return {}
+  }
+  const body = clip((await response.text().catch(() => '')).trim())
+  if (AUTH_STATUSES.has(status)) {
+    return { auth: { reason: body || response.statusText || 'not allowed', status } }
+  }
+  const said = body === '' || /^\s*</.test(body) ? '' : `: ${body}`
+  if (status >= 500) {
+    return {
+      failure: {
+        kind: 'server-error',
+        reason: `the server failed with ${status}${said}`,
+        url: shown,
+        status,
+      },
+    }
+  }
+  if (status >= 400 && status !== 408 && status !== 429) {
+    return {
+      failure: {
+        kind: 'refused',
+        reason: `the server refused ${shown} with ${status}${said}`,
+        url: shown,
+        status,
+      },
+    }
+  }
+  return {
+    failure: {
+      kind: 'not-websocket',
+      reason:
+        `${url.origin} answered ${status} but took no WebSocket at ${url.pathname}: ` +
+        'not a y-websocket server there, or a proxy that does not pass WebSockets',
+      url: shown,
+      status,
+    },
   }
 }
 

@@ -14,7 +14,9 @@ import {
   AuthError,
   type AuthFailure,
   authFailureFromClose,
-  probeAuthFailure,
+  ConnectError,
+  type ConnectFailure,
+  probeConnection,
 } from './auth-failure.js'
 import type { CollabUser } from './awareness-fields.js'
 import { type AwarenessBinding, bindAwareness } from './bind-awareness.js'
@@ -83,8 +85,14 @@ export interface CollabConnection {
   /** The last refusal from the server, or null. */
   readonly authFailure: AuthFailure | null
   /**
+   * Why the last attempt to connect failed (nothing listening, an address the server refuses,
+   * a server that takes no WebSockets there, a server error), or null once connected.
+   */
+  readonly connectFailure: ConnectFailure | null
+  /**
    * Resolves the first time the document has synced with the server. Rejects with an
-   * `AuthError` when the server refuses this client, or with an `Error` when the connection
+   * `AuthError` when the server refuses this client, with a `ConnectError` when it refuses the
+   * address for good (`connectFailure.kind` `refused`), or with an `Error` when the connection
    * is destroyed first.
    */
   readonly whenSynced: Promise<void>
@@ -96,6 +104,11 @@ export interface CollabConnection {
   onDidChangeStatus(callback: (status: ConnectionStatus) => void): Disposable
   /** Calls `callback` when the server refuses this client; attempts then stop. */
   onDidFailAuth(callback: (failure: AuthFailure) => void): Disposable
+  /**
+   * Calls `callback` when an attempt to connect fails for a reason other than the token, with
+   * why (once per reason while it lasts). Attempts go on, except after a `refused` failure.
+   */
+  onDidFailToConnect(callback: (failure: ConnectFailure) => void): Disposable
   /**
    * Calls `callback` with the server's reason when it refused one of this client's updates
    * (a read-only client that edited); the connection stays open.
@@ -127,6 +140,7 @@ export interface CollabConnection {
 interface ConnectionEvents {
   'did-change-status': ConnectionStatus
   'did-fail-auth': AuthFailure
+  'did-fail-to-connect': ConnectFailure
   'did-deny-update': string
   'did-restore-session': Range[]
 }
@@ -188,6 +202,7 @@ class Connection implements CollabConnection {
   private readonly subscriptions = new CompositeDisposable()
   private currentStatus: ConnectionStatus = 'offline'
   private failure: AuthFailure | null = null
+  private lastConnectFailure: ConnectFailure | null = null
   /** Whether the socket opened since the attempt began: a close before that is a failed attempt. */
   private opened = false
   /** Whether an attempt failed since the socket was last open: retries then stay `offline`. */
@@ -229,6 +244,10 @@ class Connection implements CollabConnection {
     return this.failure
   }
 
+  get connectFailure(): ConnectFailure | null {
+    return this.lastConnectFailure
+  }
+
   getRemoteCursors(): RemoteCursor[] {
     return this.binding ? this.binding.getRemoteCursors() : []
   }
@@ -239,6 +258,10 @@ class Connection implements CollabConnection {
 
   onDidFailAuth(callback: (failure: AuthFailure) => void): Disposable {
     return this.emitter.on('did-fail-auth', callback)
+  }
+
+  onDidFailToConnect(callback: (failure: ConnectFailure) => void): Disposable {
+    return this.emitter.on('did-fail-to-connect', callback)
   }
 
   onDidDenyUpdate(callback: (reason: string) => void): Disposable {
@@ -308,6 +331,7 @@ class Connection implements CollabConnection {
       } else if (status === 'connected') {
         this.opened = true
         this.failing = false
+        this.lastConnectFailure = null
         // First, so that everything this client sends is judged under its latest token.
         this.handOverToken()
         // Before this client's own selections reach the server and become its last session.
@@ -394,11 +418,22 @@ class Connection implements CollabConnection {
     this.failing = true
     this.setStatus('offline')
     const url = this.provider.url
-    void probeAuthFailure(url).then((failure) => {
-      if (failure && !this.destroyed && this.provider.shouldConnect && !this.provider.wsconnected) {
-        this.refuse(failure)
-      }
+    void probeConnection(url).then((answer) => {
+      if (this.destroyed || !this.provider.shouldConnect || this.provider.wsconnected) return
+      if (answer.auth !== undefined) this.refuse(answer.auth)
+      else if (answer.failure !== undefined) this.failToConnect(answer.failure)
     })
+  }
+
+  private failToConnect(failure: ConnectFailure): void {
+    const known = this.lastConnectFailure
+    this.lastConnectFailure = failure
+    if (failure.kind === 'refused') {
+      this.provider.disconnect()
+      this.settleSynced.reject(new ConnectError(failure))
+    }
+    if (known?.reason === failure.reason) return
+    this.emitter.emit('did-fail-to-connect', failure)
   }
 
   private refuse(failure: AuthFailure): void {

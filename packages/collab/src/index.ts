@@ -6,7 +6,13 @@
  *
  * @module @tandem/collab
  */
-export { AUTH_CLOSE_CODES, AuthError, type AuthFailure } from './auth-failure.js'
+export {
+  AUTH_CLOSE_CODES,
+  AuthError,
+  type AuthFailure,
+  ConnectError,
+  type ConnectFailure,
+} from './auth-failure.js'
 export {
   type AwarenessSelection,
   type CollabUser,

@@ -175,6 +175,13 @@ export interface TandemServerOptions {
 /** Where rooms are when the server also serves a web app: `ws://host/ws/<room>`. */
 export const ROOM_PATH = '/ws/'
 
+/**
+ * The `Accept` header of the HTTP question a client (`@tandem/collab`'s `connect`) asks after
+ * a WebSocket upgrade that failed: it is answered with the status and reason the upgrade got,
+ * even on a path the web app would otherwise answer.
+ */
+export const UPGRADE_PROBE_ACCEPT = 'text/plain; tandem=upgrade-probe'
+
 const SILENT: Logger = { info() {}, warn() {}, error() {}, debug() {} }
 
 /**
@@ -387,8 +394,11 @@ export class TandemServer {
         .end(this.metrics.render())
     }
     const { site } = this.options
-    if (site && path !== null && !path.startsWith(ROOM_PATH)) return site.answer(request, response)
-    if (site && path === ROOM_PATH) return this.listRooms(response)
+    const probe = request.headers.accept === UPGRADE_PROBE_ACCEPT
+    if (site && !probe && path !== null && !path.startsWith(ROOM_PATH)) {
+      return site.answer(request, response)
+    }
+    if (site && !probe && path === ROOM_PATH) return this.listRooms(response)
     // A client whose upgrade failed asks the same URL over HTTP to learn why (see `connect`).
     const address = clientAddress(request, this.options.trustProxy ?? false)
     const access = await this.authorizeRequest(request, address)
