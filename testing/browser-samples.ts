@@ -47,15 +47,14 @@ export interface BrowserSampleOptions {
   readonly afterRun?: (server: SamplePageServer, sample: Sample) => Promise<void>
 }
 
-/** `node:assert` becomes the in-page asserts; other Node modules are left out of the bundle. */
+/**
+ * `node:assert` becomes the in-page asserts. No other Node module is left out: the packages'
+ * browser builds import none, and a sample that did would fail to bundle.
+ */
 const browserModules: Plugin = {
   name: 'browser-modules',
   setup(build) {
     build.onResolve({ filter: /^(node:)?assert(\/strict)?$/ }, () => ({ path: BROWSER_ASSERT }))
-    build.onResolve({ filter: /^(node:|fs$|fs\/promises$|module$|path$|url$)/ }, (args) => ({
-      path: args.path,
-      external: true,
-    }))
   },
 }
 

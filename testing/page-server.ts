@@ -42,10 +42,8 @@ export const servePage = async (options: { entry: string }): Promise<PageServer>
     platform: 'browser',
     target: 'es2022',
     write: false,
+    // No externals: the packages' browser builds import no Node module.
     conditions: ['source'],
-    // Node-only branches of the packages (reading installed files) are never taken in a
-    // browser; leave their imports out of the bundle.
-    external: ['node:*', 'fs', 'fs/promises', 'module', 'path', 'url'],
     logLevel: 'silent',
   })
   const script = bundle.outputFiles[0]!.contents

@@ -225,6 +225,24 @@ const checkServerBin = (): string[] => {
     : [`tandem-server (${bin}) does not run dist/cli.js`]
 }
 
+/** The esbuild flags the docs may use. */
+const ESBUILD_FLAGS =
+  /^--(bundle|minify|sourcemap|format=(esm|iife|cjs)|platform=(browser|node|neutral)|outdir=\S+|outfile=\S+|conditions=\S+|target=\S+)$/
+
+/** Checks `npx esbuild <entry> <flags>`: esbuild is installed here, and every flag exists. */
+const checkEsbuild = (args: readonly string[]): string[] => {
+  const problems: string[] = []
+  const root = readJson('package.json') as { devDependencies?: Record<string, string> }
+  if (root.devDependencies?.esbuild === undefined) problems.push('esbuild is not a dev dependency')
+  const entries = args.filter((arg) => !arg.startsWith('-'))
+  if (entries.length !== 1)
+    problems.push(`npx esbuild: expected one entry point, got ${entries.length}`)
+  for (const flag of args.filter((arg) => arg.startsWith('-'))) {
+    if (!ESBUILD_FLAGS.test(flag)) problems.push(`npx esbuild: unknown flag ${flag}`)
+  }
+  return problems
+}
+
 /** Checks `tandem-server <args>`, running the `token` command. */
 const checkServerCli = (args: readonly string[], env: Record<string, string>): string[] => {
   const [command, ...rest] = args
@@ -311,6 +329,8 @@ export const checkShellBlock = (code: string, file: string, firstLine: number): 
       checkServerCli(args.slice(1), commandEnv).forEach(at)
     } else if (program === 'tandem-server') {
       checkServerCli(args, commandEnv).forEach(at)
+    } else if (program === 'npx' && args[0] === 'esbuild') {
+      checkEsbuild(args.slice(1)).forEach(at)
     } else if (program === 'pg_dump' || program === 'pg_restore') {
       checkPostgresTool(program, args).forEach(at)
     } else {

@@ -51,22 +51,11 @@ const languageFiles = (): Plugin => {
   }
 }
 
-/**
- * Node's modules, which `@tandem/language` imports only on its Node path (reading installed
- * packages), become an empty module in the browser build instead of a warning each.
- */
-const nodeModulesLeftOut = (): Plugin => ({
-  name: 'tandem-node-modules-left-out',
-  apply: 'build',
-  enforce: 'pre',
-  resolveId: (id) => (id.startsWith('node:') ? '\0node-module-left-out' : null),
-  load: (id) => (id === '\0node-module-left-out' ? 'export default {}' : null),
-})
-
 export default defineConfig({
   root: here,
-  resolve: { conditions: ['source'] },
-  plugins: [nodeModulesLeftOut(), languageFiles()],
+  // The packages' sources, and their browser builds (no Node modules in a page).
+  resolve: { conditions: ['source', 'module', 'browser', 'development|production'] },
+  plugins: [languageFiles()],
   build: {
     outDir: join(here, 'dist'),
     emptyOutDir: true,
