@@ -2,6 +2,7 @@
  * `pnpm start` as its own process: it builds the app, serves it and the rooms on one port
  * with SQLite under the data folder, prints the address, and a restart keeps the documents.
  */
+import { spawn } from 'node:child_process'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -50,6 +51,37 @@ describe('pnpm start', () => {
       back.destroy()
     } finally {
       await stopProcess(running.child, 'SIGKILL')
+    }
+  })
+
+  it('stops on Ctrl-C and on SIGTERM run through pnpm, as the README runs it: exit 0, no error line', async () => {
+    for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+      const port = await freePort()
+      // Its own process group, as a terminal runs a command: Ctrl-C reaches pnpm, its shell
+      // and the server at once.
+      const child = spawn('pnpm', ['start'], {
+        cwd: fileURLToPath(new URL('../../../', import.meta.url)),
+        env: { ...process.env, PORT: String(port), TANDEM_DATA: data, TANDEM_AUTH_SECRET: '' },
+        detached: true,
+        stdio: ['ignore', 'pipe', 'pipe'],
+      })
+      let output = ''
+      child.stdout.on('data', (chunk) => (output += chunk))
+      child.stderr.on('data', (chunk) => (output += chunk))
+      const exited = new Promise<number | null>((resolve) =>
+        child.on('exit', (code) => resolve(code)),
+      )
+      try {
+        await expect
+          .poll(() => output, { timeout: 60_000, interval: 100 })
+          .toContain('Ctrl-C stops')
+        process.kill(-child.pid!, signal)
+        expect(await exited, output).toBe(0)
+        expect(output).toContain('Stopped; every document is saved.')
+        expect(output).not.toMatch(/ELIFECYCLE|error|failed/i)
+      } finally {
+        if (child.exitCode === null) process.kill(-child.pid!, 'SIGKILL')
+      }
     }
   })
 })
