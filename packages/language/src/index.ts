@@ -25,6 +25,12 @@ export {
 export { PLAIN_TEXT, PlainTextMode } from './plain-text-mode.js'
 export { createLanguageMode, isLanguageLoaded, loadLanguage } from './registry.js'
 export { ScopeDescriptor } from './scope-descriptor.js'
+export type {
+  ParsedSyntaxTree,
+  SyntaxNode,
+  SyntaxPoint,
+  TreeSitterLanguage,
+} from './syntax-node.js'
 export { SyntaxTree, type SyntaxTreeReparseEvent } from './syntax-tree.js'
 export {
   type TextMateToken,

@@ -52,17 +52,19 @@ const freshParsers = new Map<Language, Parser>()
 
 /** Checks that the incrementally kept tree is the one a parse from scratch of the text gives. */
 const expectSameAsFreshParse = (syntax: SyntaxTree, context: string): void => {
-  let parser = freshParsers.get(syntax.language)
+  // The published types hide tree-sitter's classes; they are what runs underneath.
+  const language = syntax.language as Language
+  let parser = freshParsers.get(language)
   if (parser === undefined) {
     parser = new Parser()
-    parser.setLanguage(syntax.language)
-    freshParsers.set(syntax.language, parser)
+    parser.setLanguage(language)
+    freshParsers.set(language, parser)
   }
   const fresh = parser.parse(syntax.buffer.getText())!
   try {
     const tree = syntax.getTree()
     expect(tree.rootNode.toString(), context).toBe(fresh.rootNode.toString())
-    expect(describeTree(tree), context).toBe(describeTree(fresh))
+    expect(describeTree(tree as Tree), context).toBe(describeTree(fresh))
   } finally {
     fresh.delete()
   }
@@ -72,7 +74,7 @@ const languages = {} as Record<TreeSitterLanguageId, Language>
 
 const loadLanguages = async (): Promise<void> => {
   for (const id of ['javascript', 'typescript', 'tsx', 'python'] as const) {
-    languages[id] = await loadTreeSitterLanguage(id)
+    languages[id] = (await loadTreeSitterLanguage(id)) as Language
   }
 }
 

@@ -6,7 +6,8 @@
 
 import type { BufferChange, TextBuffer } from '@tandem/buffer'
 import { type Disposable, Emitter, Point, type PointLike, Range } from '@tandem/text'
-import { Edit, type Language, Parser, type Node as SyntaxNode, type Tree } from 'web-tree-sitter'
+import { Edit, type Language, Parser, type Tree } from 'web-tree-sitter'
+import type { ParsedSyntaxTree, SyntaxNode, TreeSitterLanguage } from './syntax-node.js'
 
 /**
  * What `onDidReparse` reports: where the syntax changed, in buffer positions of the text as
@@ -47,7 +48,7 @@ const CHUNK_LENGTH = 4096
  */
 export class SyntaxTree {
   /** The tree-sitter language it parses with. */
-  readonly language: Language
+  readonly language: TreeSitterLanguage
   /** The buffer it parses and follows. */
   readonly buffer: TextBuffer
   private readonly parser: Parser
@@ -67,11 +68,12 @@ export class SyntaxTree {
    *
    * @example new SyntaxTree(await loadTreeSitterLanguage('python'), new TextBuffer('x = 1'))
    */
-  constructor(language: Language, buffer: TextBuffer) {
+  constructor(language: TreeSitterLanguage, buffer: TextBuffer) {
     this.language = language
     this.buffer = buffer
     this.parser = new Parser()
-    this.parser.setLanguage(language)
+    // Only `loadTreeSitterLanguage` makes these: a tree-sitter `Language` underneath.
+    this.parser.setLanguage(language as Language)
     this.following = buffer.followEdits({
       textDidChange: (changes) => this.applyChanges(changes),
       textDidReset: () => this.forgetTree(),
@@ -86,7 +88,7 @@ export class SyntaxTree {
    *
    * @example syntax.getTree().rootNode.hasError
    */
-  getTree(): Tree {
+  getTree(): ParsedSyntaxTree {
     this.reparseNow()
     return this.tree!
   }

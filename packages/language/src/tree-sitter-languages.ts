@@ -7,6 +7,7 @@
 
 import { Language, Parser } from 'web-tree-sitter'
 import { loadAsset, type PackageAsset } from './assets.js'
+import type { TreeSitterLanguage } from './syntax-node.js'
 
 /** The grammars `loadTreeSitterLanguage` knows. */
 export type TreeSitterLanguageId = 'javascript' | 'typescript' | 'tsx' | 'python'
@@ -62,7 +63,7 @@ const startRuntime = async (): Promise<void> => {
  */
 export const loadTreeSitterLanguage = (
   grammar: TreeSitterLanguageId | PackageAsset,
-): Promise<Language> => {
+): Promise<TreeSitterLanguage> => {
   let asset: PackageAsset
   if (typeof grammar === 'string') {
     if (!Object.hasOwn(TREE_SITTER_GRAMMARS, grammar)) {
