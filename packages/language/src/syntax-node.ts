@@ -8,7 +8,9 @@
 
 /** A place in a parsed text: a row, and a column in UTF-16 units. */
 export interface SyntaxPoint {
+  /** The row, from 0. */
   readonly row: number
+  /** The column, from 0. */
   readonly column: number
 }
 
