@@ -6,7 +6,7 @@
  * would need to install.
  */
 
-/** A place in a parsed text: a row, and a column in UTF-16 units. */
+/** A place in a parsed text: a row, and a column as tree-sitter counts it. */
 export interface SyntaxPoint {
   /** The row, from 0. */
   readonly row: number
