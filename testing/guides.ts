@@ -55,6 +55,12 @@ export const GUIDES: readonly GuideSpec[] = [
     test: 'packages/collab/src/docs.test.ts',
   },
   {
+    guide: 'docs/getting-started.md',
+    packageDir: 'packages/collab',
+    minSamples: 1,
+    test: 'packages/collab/src/getting-started.test.ts',
+  },
+  {
     guide: 'docs/server.md',
     packageDir: 'packages/server',
     minSamples: 4,

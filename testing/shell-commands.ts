@@ -182,6 +182,7 @@ const checkPnpm = (args: readonly string[], env: Record<string, string>): string
     return [...checkServerBin(), ...checkServerCli(rest.slice(1), env)]
   }
   if (first === 'install') return rest.length === 0 ? [] : [`pnpm install takes no arguments here`]
+  if (first === '-r') return checkPack(rest)
   if (first === '--filter') {
     const [name, script] = rest
     const found = workspacePackages().get(name ?? '')
@@ -223,6 +224,43 @@ const checkServerBin = (): string[] => {
   return readFileSync(launcher, 'utf8').includes('../dist/cli.js')
     ? []
     : [`tandem-server (${bin}) does not run dist/cli.js`]
+}
+
+/** `pnpm -r --filter ./packages/* exec pnpm pack --pack-destination DIR`: packs every package. */
+const checkPack = (args: readonly string[]): string[] => {
+  const expected = ['--filter', './packages/*', 'exec', 'pnpm', 'pack', '--pack-destination']
+  const same = expected.every((arg, i) => args[i] === arg) && args.length === expected.length + 1
+  return same ? [] : [`pnpm -r ${args.join(' ')}: expected pnpm -r ${expected.join(' ')} DIR`]
+}
+
+/** The packages a project installs beside Tandem's, as its peer dependencies and `ws`. */
+const COMPANIONS = new Set(['yjs', 'y-protocols', 'lib0', 'ws'])
+
+/**
+ * `npm install <tarballs and companions>`: every tarball is one `pnpm pack` makes of a
+ * workspace package (`tandem-<dir>-<version>.tgz`), every other name a companion.
+ */
+const checkNpmInstall = (args: readonly string[]): string[] => {
+  const problems: string[] = []
+  const packages = new Map<string, string>()
+  for (const dir of readdirSync(join(rootDir, 'packages'))) {
+    const manifest = join(rootDir, 'packages', dir, 'package.json')
+    if (!existsSync(manifest)) continue
+    const { name, version } = JSON.parse(readFileSync(manifest, 'utf8')) as {
+      name: string
+      version: string
+    }
+    packages.set(`${name.replace('@', '').replace('/', '-')}-${version}.tgz`, name)
+  }
+  for (const arg of args) {
+    if (arg.endsWith('.tgz')) {
+      const file = arg.split('/').pop() ?? ''
+      if (!packages.has(file)) problems.push(`npm install ${arg}: pnpm pack makes no such tarball`)
+    } else if (!COMPANIONS.has(arg)) {
+      problems.push(`npm install ${arg}: not a companion of the packages`)
+    }
+  }
+  return problems
 }
 
 /** The esbuild flags the docs may use. */
@@ -313,6 +351,8 @@ export const checkShellBlock = (code: string, file: string, firstLine: number): 
     if (program === undefined) continue
     if (program === 'pnpm') {
       checkPnpm(args, commandEnv).forEach(at)
+    } else if (program === 'npm' && args[0] === 'install' && args[1] !== '-g') {
+      checkNpmInstall(args.slice(1)).forEach(at)
     } else if (program === 'npm') {
       const version = /^pnpm@(.+)$/.exec(args[2] ?? '')?.[1]
       if (
