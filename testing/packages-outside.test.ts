@@ -136,7 +136,8 @@ const HTML = (script: string) =>
 /** Starts the packed server's command on a free port. */
 const startServer = async (args: string[]): Promise<string> => {
   const port = await freePort()
-  const bin = join(project, 'node_modules/@tandem/server/bin/tandem-server.js')
+  // The command npm linked for the packed server package.
+  const bin = join(project, 'node_modules/.bin/tandem-server')
   const data = join(work, `data-${port}`)
   const server = await startNodeProcess({
     args: [bin, '--port', String(port), '--data', data, ...args],
