@@ -1103,18 +1103,18 @@ export class TextEditor {
 
   // Called by cursors and selections (package internal)
 
-  /** Relays a cursor move to editor listeners. */
+  /** @internal Relays a cursor move to editor listeners. */
   cursorMoved(event: CursorPositionChangeEvent): void {
     this.emitter.emit('did-change-cursor-position', event)
   }
 
-  /** Relays a selection change to editor listeners. */
+  /** @internal Relays a selection change to editor listeners. */
   selectionRangeChanged(event: SelectionRangeChangeEvent): void {
     this.selectionsMayOverlap = true
     this.emitter.emit('did-change-selection-range', event)
   }
 
-  /** Forgets a destroyed selection and its cursor. */
+  /** @internal Forgets a destroyed selection and its cursor. */
   removeSelection(selection: Selection): void {
     removeItem(this.cursors, selection.cursor)
     removeItem(this.selections, selection)
@@ -1124,7 +1124,7 @@ export class TextEditor {
   }
 
   /**
-   * Whether `operation` may change the text: not when the editor is read-only and
+   * @internal Whether `operation` may change the text: not when the editor is read-only and
    * `bypassReadOnly` is not set, in which case the attempt is reported.
    */
   ensureWritable(operation: string, options: { bypassReadOnly?: boolean } = {}): boolean {
