@@ -489,7 +489,7 @@ export class Marker {
     return this.events().on('did-destroy', callback)
   }
 
-  /** Emits a change event if the marker differs from what was last reported (package internal). */
+  /** @internal Emits a change event if the marker differs from what was last reported. */
   emitChange(textChanged: boolean): void {
     const before = this.emittedRange
     if (before === null || this.destroyed) return
