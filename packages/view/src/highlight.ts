@@ -202,23 +202,12 @@ export const highlightScreenLine = (
 }
 
 /**
- * Whether an update may tokenize: when it may not, rows with no tokens yet are drawn plain
- * and listed in `plainRows`, to be coloured later.
- */
-export interface TokenBudget {
-  /** Whether there is time left to tokenize. */
-  hasTime(): boolean
-  /** The buffer rows drawn plain for want of tokens. */
-  readonly plainRows: number[]
-}
-
-/**
  * What screen row `row` of `editor` (whose line is `line`) shows: its text and, when the
  * language mode gives tokens, its colours from the tokens of the buffer rows it shows. Those
  * are asked for without tokenizing the rows above them (a row not tokenized yet is coloured
  * from a guessed start), so drawing a row far down a large file takes no longer than others.
- * With a `budget` out of time, rows with no tokens yet are drawn plain and the budget lists
- * them (`plainRows`), for a later update to colour them.
+ * Given `plainRows`, nothing is tokenized at all: a buffer row with no tokens yet is drawn
+ * plain and added to `plainRows`, for a later update to colour.
  *
  * @example rowContent(editor, 0, editor.displayLayer.screenLineForScreenRow(0)).text
  */
@@ -226,7 +215,7 @@ export const rowContent = (
   editor: TextEditor,
   row: number,
   line: ScreenLine | undefined,
-  budget?: TokenBudget,
+  plainRows?: number[],
 ): RowContent => {
   if (line === undefined) return { text: '', highlightKey: [] }
   const mode = editor.getLanguageMode()
@@ -240,9 +229,8 @@ export const rowContent = (
   const rows = [line.bufferRange.start.row, ...(layout?.folds ?? []).map((fold) => fold.end.row)]
   for (const bufferRow of rows) {
     if (tokens.has(bufferRow)) continue
-    const work = budget?.hasTime() ?? true
-    const found = tokensFor.call(mode, bufferRow, work)
-    if (found === null && !work && budget !== undefined) budget.plainRows.push(bufferRow)
+    const found = tokensFor.call(mode, bufferRow, plainRows === undefined)
+    if (found === null && plainRows !== undefined) plainRows.push(bufferRow)
     tokens.set(bufferRow, found)
   }
   const buffer = editor.getBuffer()

@@ -19,7 +19,7 @@ import { ClipboardEvents } from './clipboard.js'
 import { type CommandContext, EDITOR_COMMANDS } from './commands.js'
 import { DecorationWatcher, decorationBoxes } from './decorations-layer.js'
 import { Gutter } from './gutter.js'
-import { classNameForScopes, rowContent, type TokenBudget } from './highlight.js'
+import { classNameForScopes, rowContent } from './highlight.js'
 import { IdleTokenizing } from './idle-tokenizing.js'
 import { TextInput } from './input.js'
 import { buildKeymap, type Keymap } from './keymap.js'
@@ -437,7 +437,7 @@ export class EditorView {
     // Rows in sight with no tokens yet (after a jump, on opening) are drawn plain and coloured
     // in idle time, and so are the rows above the screen: no frame waits for a whole screen.
     const mode = editor.getLanguageMode()
-    const budget: TokenBudget = { hasTime: () => false, plainRows: [] }
+    const plainRows: number[] = []
     if (mode.tokenizeBufferRowsFor !== undefined) {
       this.rendering = true
       try {
@@ -452,7 +452,7 @@ export class EditorView {
       this.lines.render(
         startRow,
         endRow,
-        (row) => rowContent(editor, row, lineAt(row), budget),
+        (row) => rowContent(editor, row, lineAt(row), plainRows),
         lineHeight,
       )
     } finally {
@@ -462,8 +462,8 @@ export class EditorView {
       first: screenLines[0]?.bufferRange.start.row ?? 0,
       last: screenLines[screenLines.length - 1]?.bufferRange.end.row ?? -1,
     }
-    if (budget.plainRows.length > 0) {
-      this.idleTokenizing?.colour(budget.plainRows, () => this.scheduleUpdate())
+    if (plainRows.length > 0) {
+      this.idleTokenizing?.colour(plainRows, () => this.scheduleUpdate())
     }
     const cursorRows = new Set<number>()
     for (const position of editor.getCursorScreenPositions()) cursorRows.add(position.row)
