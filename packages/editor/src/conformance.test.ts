@@ -16,7 +16,17 @@ import {
   traceCase,
 } from './testing/conformance.js'
 
-const FAMILIES = ['cursor', 'select', 'edit', 'screen', 'multi', 'readonly', 'lang', 'mixed']
+const FAMILIES = [
+  'cursor',
+  'select',
+  'edit',
+  'screen',
+  'multi',
+  'readonly',
+  'lang',
+  'mixed',
+  'commands',
+]
 // Every case of these families must pass at all levels, except the deliberate differences below.
 const REQUIRED_FAMILIES = new Set([
   'cursor',
