@@ -297,6 +297,45 @@ export class DisplayLayer {
     return this.translateBufferPosition(this.translateScreenPosition(position, options), options)
   }
 
+  /**
+   * The first buffer row of the screen rows that show `bufferRow`: the row itself, or the
+   * row where a fold that swallows its start begins. Rows past the end are returned as is.
+   *
+   * @example display.findBoundaryPrecedingBufferRow(4) // => 2 when rows 2..4 are folded
+   */
+  findBoundaryPrecedingBufferRow(bufferRow: number): number {
+    let row = bufferRow
+    for (;;) {
+      if (row <= 0) return 0
+      if (row > this.buffer.getLastRow()) return row
+      const backward = { clipDirection: 'backward' } as const
+      const screen = this.translateBufferPosition(new Point(row, 0), backward)
+      const start = this.translateScreenPosition(new Point(screen.row, 0), backward)
+      if ((screen.column === 0 && start.column === 0) || start.row >= row) return start.row
+      row = start.row
+    }
+  }
+
+  /**
+   * The first buffer row at or after `bufferRow` that starts a screen row: past any fold
+   * that swallows the start of `bufferRow`. Rows past the end are returned as is.
+   *
+   * @example display.findBoundaryFollowingBufferRow(3) // => 5 when rows 2..4 are folded
+   */
+  findBoundaryFollowingBufferRow(bufferRow: number): number {
+    let row = bufferRow
+    for (;;) {
+      if (row > this.buffer.getLastRow()) return row
+      const forward = { clipDirection: 'forward' } as const
+      const screen = this.translateBufferPosition(new Point(Math.max(row, 0), 0), forward)
+      if (screen.column === 0) return row
+      const end = new Point(screen.row, this.lineLengthForScreenRow(screen.row) ?? 0)
+      const next = this.translateScreenPosition(end, forward).row + 1
+      if (next <= row) return row
+      row = next
+    }
+  }
+
   /** The buffer row shown at the start of screen row `row`. */
   bufferRowForScreenRow(row: number): number {
     return this.translateScreenPosition(new Point(row, 0)).row

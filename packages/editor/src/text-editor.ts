@@ -21,6 +21,7 @@ import { Cursor, type CursorPositionChangeEvent } from './cursor.js'
 import { type Decoration, type DecorationProperties, DecorationSet } from './decorations.js'
 import { type DisplayMarker, DisplayMarkerLayer } from './display-marker.js'
 import { type EditorEdits, editorEdits, type WillInsertTextEvent } from './editor-edits.js'
+import { type LineCommands, lineCommands } from './line-commands.js'
 import { type MultiCursorCommands, multiCursorCommands } from './multi-cursor-commands.js'
 import { paragraphRangeAtRow } from './paragraphs.js'
 import { Selection, type SelectionRangeChangeEvent, type SetRangeOptions } from './selection.js'
@@ -1079,6 +1080,17 @@ export class TextEditor {
     this.emitter.emit('did-request-autoscroll', { screenRange, options })
   }
 
+  /** Asks the view to scroll a screen position into sight. */
+  scrollToScreenPosition(position: PointLike, options: AutoscrollRequest['options'] = {}): void {
+    const point = this.clipScreenPosition(position)
+    this.scrollToScreenRange(new Range(point, point), options)
+  }
+
+  /** Asks the view to scroll a buffer position into sight. */
+  scrollToBufferPosition(position: PointLike, options: AutoscrollRequest['options'] = {}): void {
+    this.scrollToScreenPosition(this.screenPositionForBufferPosition(position), options)
+  }
+
   // Lifetime
 
   /** Whether `destroy` was called. */
@@ -1222,8 +1234,8 @@ export class TextEditor {
 
 // The editor-wide moves and extensions live in multi-cursor-commands.ts, the editor-wide text
 // changes, clipboard, undo and indentation in editor-edits.ts.
-export interface TextEditor extends MultiCursorCommands, EditorEdits {}
-Object.assign(TextEditor.prototype, multiCursorCommands, editorEdits)
+export interface TextEditor extends MultiCursorCommands, EditorEdits, LineCommands {}
+Object.assign(TextEditor.prototype, multiCursorCommands, editorEdits, lineCommands)
 
 /** The selection a marker of the selections layer stands for. */
 const selectionOf = (marker: DisplayMarker): Selection | null =>

@@ -1,0 +1,336 @@
+import { Point, Range } from '@tandem/text'
+import type { WriteOptions } from './selection-edits.js'
+import type { TextEditor } from './text-editor.js'
+
+/**
+ * Atom's editor commands that move, copy or rewrite whole lines and selected text: moving
+ * lines up and down (folds travel with them), moving selected text sideways, duplicating
+ * lines, opening a line above or below, transposing, changing case and splitting selections
+ * into lines. Each text change is one undo step and refuses on a read-only editor unless
+ * `bypassReadOnly` is given.
+ */
+export interface LineCommands {
+  /** Moves the lines of every selection up one screen row (past a fold above), folds included. */
+  moveLineUp(options?: WriteOptions): void
+  /** Moves the lines of every selection down one screen row (past a fold below), folds included. */
+  moveLineDown(options?: WriteOptions): void
+  /** Moves every selection's text one column left, unless a selection starts a line. */
+  moveSelectionLeft(options?: WriteOptions): void
+  /** Moves every selection's text one column right, unless a selection ends a line. */
+  moveSelectionRight(options?: WriteOptions): void
+  /** Copies the lines of every selection below themselves (with their folds); selections move to the copies. */
+  duplicateLines(options?: WriteOptions): void
+  /** Opens a new line below each cursor's line. */
+  insertNewlineBelow(options?: WriteOptions): void
+  /** Opens a new line above each cursor's line, keeping the line's indentation when auto-indenting. */
+  insertNewlineAbove(options?: WriteOptions): void
+  /** Swaps the characters around each empty cursor, or reverses each selection's text. */
+  transpose(options?: WriteOptions): void
+  /** Upper-cases each selection, or the word around each empty cursor. */
+  upperCase(options?: WriteOptions): void
+  /** Lower-cases each selection, or the word around each empty cursor. */
+  lowerCase(options?: WriteOptions): void
+  /**
+   * Replaces each selection's text by `fn(text)` and selects the result, in one undo step;
+   * with `selectWordIfEmpty`, an empty selection first selects its word.
+   */
+  replaceSelectedText(
+    options: { selectWordIfEmpty?: boolean } | undefined,
+    fn: (text: string) => string,
+  ): void
+  /** Splits every multi-line selection into one selection per line, covering the same text. */
+  splitSelectionsIntoLines(): void
+}
+
+/** A selection's range as Atom's commands handle it: rows and columns that can be widened in place. */
+interface Span {
+  startRow: number
+  startColumn: number
+  endRow: number
+  endColumn: number
+}
+
+const spanOf = ({ start, end }: Range): Span => ({
+  startRow: start.row,
+  startColumn: start.column,
+  endRow: end.row,
+  endColumn: end.column,
+})
+
+const shifted = (span: Span, rows: number): Range =>
+  new Range(
+    new Point(span.startRow + rows, span.startColumn),
+    new Point(span.endRow + rows, span.endColumn),
+  )
+
+/**
+ * The whole buffer rows a run of spans covers, widened to the folds around them: a span that
+ * ends at column 0 of a later row leaves that row out.
+ */
+const foldedRowsOf = (editor: TextEditor, span: Span): Range => {
+  const display = editor.displayLayer
+  let endRow = span.endRow
+  if (span.endRow > span.startRow && span.endColumn === 0) endRow--
+  const startRow = display.findBoundaryPrecedingBufferRow(span.startRow)
+  endRow = display.findBoundaryFollowingBufferRow(endRow + 1)
+  return new Range(new Point(startRow, 0), new Point(endRow, 0))
+}
+
+const refold = (editor: TextEditor, ranges: readonly Range[]): void => {
+  for (const range of ranges) editor.displayLayer.foldBufferRange(range)
+}
+
+/** The commands, mixed onto `TextEditor.prototype`. */
+export const lineCommands: LineCommands & ThisType<TextEditor> = {
+  moveLineUp(options = {}) {
+    if (!this.ensureWritable('moveLineUp', options)) return
+    const spans = this.getSelectedBufferRanges()
+      .sort((a, b) => a.compare(b))
+      .map(spanOf)
+    if (spans[0]!.startRow === 0) return
+    const last = spans[spans.length - 1]!
+    if (
+      last.startRow === this.getLastBufferRow() &&
+      this.buffer.lineForRow(this.buffer.getLastRow()) === ''
+    )
+      return
+
+    this.transact(() => {
+      const moved: Range[] = []
+      while (spans.length > 0) {
+        // Selections on touching rows move as one block; as in Atom, the first one's range
+        // is widened to the block's last row and moves so.
+        const block = spans.shift()!
+        const members = [block]
+        while (spans.length > 0 && block.endRow === spans[0]!.startRow) {
+          const next = spans.shift()!
+          members.push(next)
+          block.endRow = next.endRow
+        }
+        const lines = foldedRowsOf(this, block)
+        const precedingRow = this.displayLayer.findBoundaryPrecedingBufferRow(lines.start.row - 1)
+        const delta = lines.start.row - precedingRow
+        const folds = this.displayLayer
+          .destroyFoldsIntersectingBufferRange(lines)
+          .map((range) => range.translate(new Point(-delta, 0)))
+        let text = this.buffer.getTextInRange(lines)
+        if (text[text.length - 1] !== '\n') {
+          text += this.buffer.lineEndingForRow(lines.end.row - 2) ?? ''
+        }
+        this.buffer.delete(lines)
+        this.buffer.insert(new Point(precedingRow, 0), text)
+        refold(this, folds)
+        for (const member of members) moved.push(shifted(member, -delta))
+      }
+      this.setSelectedBufferRanges(moved, { autoscroll: false, preserveFolds: true })
+      if (this.shouldAutoIndent()) this.autoIndentSelectedRows()
+      this.scrollToBufferPosition(new Point(moved[0]!.start.row, 0))
+    })
+  },
+
+  moveLineDown(options = {}) {
+    if (!this.ensureWritable('moveLineDown', options)) return
+    const spans = this.getSelectedBufferRanges()
+      .sort((a, b) => b.compare(a))
+      .map(spanOf)
+
+    this.transact(() => {
+      this.consolidateSelections()
+      const moved: Range[] = []
+      while (spans.length > 0) {
+        // Bottom-up: selections on touching rows move as one block, the first widened upward.
+        const block = spans.shift()!
+        const members = [block]
+        while (spans.length > 0 && block.startRow === spans[0]!.endRow) {
+          const next = spans.shift()!
+          members.push(next)
+          block.startRow = next.startRow
+        }
+        const lines = foldedRowsOf(this, block)
+        const followingRow = Math.min(
+          this.buffer.getLineCount(),
+          this.displayLayer.findBoundaryFollowingBufferRow(lines.end.row + 1),
+        )
+        const delta = followingRow - lines.end.row
+        const folds = this.displayLayer
+          .destroyFoldsIntersectingBufferRange(lines)
+          .map((range) => range.translate(new Point(delta, 0)))
+        let text = this.buffer.getTextInRange(lines)
+        if (followingRow - 1 === this.buffer.getLastRow()) text = `\n${text}`
+        this.buffer.insert(new Point(followingRow, 0), text)
+        this.buffer.delete(lines)
+        refold(this, folds)
+        for (const member of members) moved.push(shifted(member, delta))
+      }
+      this.setSelectedBufferRanges(moved, { autoscroll: false, preserveFolds: true })
+      if (this.shouldAutoIndent()) this.autoIndentSelectedRows()
+      this.scrollToBufferPosition(new Point(moved[0]!.start.row - 1, 0))
+    })
+  },
+
+  moveSelectionLeft(options = {}) {
+    if (!this.ensureWritable('moveSelectionLeft', options)) return
+    const ranges = this.getSelectedBufferRanges()
+    if (ranges.some((range) => range.start.column === 0)) return
+    const left = new Point(0, -1)
+    this.transact(() => {
+      const moved = ranges.map((range) => {
+        const before = new Range(range.start.translate(left), range.start)
+        const character = this.buffer.getTextInRange(before)
+        this.buffer.insert(range.end, character)
+        this.buffer.delete(before)
+        return range.translate(left)
+      })
+      this.setSelectedBufferRanges(moved)
+    })
+  },
+
+  moveSelectionRight(options = {}) {
+    if (!this.ensureWritable('moveSelectionRight', options)) return
+    const ranges = this.getSelectedBufferRanges()
+    if (ranges.some((range) => range.end.column === this.buffer.lineLengthForRow(range.end.row))) {
+      return
+    }
+    const right = new Point(0, 1)
+    this.transact(() => {
+      const moved = ranges.map((range) => {
+        const after = new Range(range.end, range.end.translate(right))
+        const character = this.buffer.getTextInRange(after)
+        this.buffer.delete(after)
+        this.buffer.insert(range.start, character)
+        return range.translate(right)
+      })
+      this.setSelectedBufferRanges(moved)
+    })
+  },
+
+  duplicateLines(options = {}) {
+    if (!this.ensureWritable('duplicateLines', options)) return
+    this.transact(() => {
+      const selections = this.getSelectionsOrderedByBufferPosition()
+      const before: Range[] = []
+      // Bottom-up, so copying a block never moves the blocks still to copy.
+      let i = selections.length - 1
+      while (i >= 0) {
+        const last = i
+        before[i] = selections[i]!.getBufferRange()
+        if (selections[i]!.isEmpty()) {
+          const { start } = selections[i]!.getScreenRange()
+          selections[i]!.setScreenRange(
+            [
+              [start.row, 0],
+              [start.row + 1, 0],
+            ],
+            {
+              preserveFolds: true,
+            },
+          )
+        }
+        let [startRow, endRow] = selections[i]!.getBufferRowRange()
+        endRow++
+        while (i > 0) {
+          const [previousStart, previousEnd] = selections[i - 1]!.getBufferRowRange()
+          if (previousEnd !== startRow) break
+          startRow = previousStart
+          before[i - 1] = selections[i - 1]!.getBufferRange()
+          i--
+        }
+        const rows = new Range(new Point(startRow, 0), new Point(endRow, 0))
+        const folds = this.displayLayer.foldsIntersectingBufferRange(rows)
+        let text = this.getTextInBufferRange(rows)
+        if (endRow > this.getLastBufferRow()) text = `\n${text}`
+        this.buffer.insert(new Point(endRow, 0), text)
+        const inserted = new Point(endRow - startRow, 0)
+        for (let k = i; k <= last; k++) {
+          selections[k]!.setBufferRange(before[k]!.translate(inserted))
+        }
+        for (const fold of folds) {
+          const range = this.displayLayer.bufferRangeForFold(fold)
+          if (range !== undefined) this.displayLayer.foldBufferRange(range.translate(inserted))
+        }
+        i--
+      }
+    })
+  },
+
+  insertNewlineBelow(options = {}) {
+    if (!this.ensureWritable('insertNewlineBelow', options)) return
+    this.transact(() => {
+      this.moveToEndOfLine()
+      this.insertNewline(options)
+    })
+  },
+
+  insertNewlineAbove(options = {}) {
+    if (!this.ensureWritable('insertNewlineAbove', options)) return
+    this.transact(() => {
+      const row = this.getCursorBufferPosition().row
+      const level = this.indentationForBufferRow(row)
+      this.moveToBeginningOfLine()
+      this.moveLeft()
+      this.insertNewline(options)
+      if (this.shouldAutoIndent() && this.indentationForBufferRow(row) < level) {
+        this.setIndentationForBufferRow(row, level)
+      }
+      if (row === 0) {
+        this.moveUp()
+        this.moveToEndOfLine()
+      }
+    })
+  },
+
+  transpose(options = {}) {
+    if (!this.ensureWritable('transpose', options)) return
+    this.mutateSelectedText((selection) => {
+      if (selection.isEmpty()) {
+        selection.selectRight()
+        const text = selection.getText()
+        selection.delete()
+        selection.cursor.moveLeft()
+        selection.insertText(text)
+      } else {
+        // Atom reverses UTF-16 code units, splitting surrogate pairs; Tandem keeps them whole.
+        selection.insertText(Array.from(selection.getText()).reverse().join(''))
+      }
+    })
+  },
+
+  upperCase(options = {}) {
+    if (!this.ensureWritable('upperCase', options)) return
+    this.replaceSelectedText({ selectWordIfEmpty: true }, (text) => text.toUpperCase())
+  },
+
+  lowerCase(options = {}) {
+    if (!this.ensureWritable('lowerCase', options)) return
+    this.replaceSelectedText({ selectWordIfEmpty: true }, (text) => text.toLowerCase())
+  },
+
+  replaceSelectedText(options, fn) {
+    this.mutateSelectedText((selection) => {
+      if (options?.selectWordIfEmpty && selection.isEmpty()) selection.selectWord()
+      const text = selection.getText()
+      selection.deleteSelectedText()
+      const range = selection.insertText(fn(text))
+      if (range !== undefined) selection.setBufferRange(range)
+    })
+  },
+
+  splitSelectionsIntoLines() {
+    this.mergeIntersectingSelections(() => {
+      for (const selection of this.getSelections()) {
+        const range = selection.getBufferRange()
+        if (range.isSingleLine()) continue
+        const { start, end } = range
+        this.addSelectionForBufferRange([start, [start.row, Number.POSITIVE_INFINITY]])
+        for (let row = start.row + 1; row < end.row; row++) {
+          this.addSelectionForBufferRange([
+            [row, 0],
+            [row, Number.POSITIVE_INFINITY],
+          ])
+        }
+        if (end.column !== 0) this.addSelectionForBufferRange([[end.row, 0], end])
+        selection.destroy()
+      }
+    })
+  },
+}
