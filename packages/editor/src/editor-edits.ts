@@ -268,7 +268,10 @@ export const editorEdits: EditorEdits & ThisType<TextEditor> = {
   },
 
   deleteLine(options) {
-    eachSelection(this, 'deleteLine', options, (selection) => selection.deleteLine(options))
+    if (!this.ensureWritable('deleteLine', options)) return
+    // As Atom: selections sharing a screen row delete their lines once, as one selection.
+    this.mergeSelectionsOnSameRows()
+    this.mutateSelectedText((selection) => selection.deleteLine(options))
   },
 
   joinLines(options) {

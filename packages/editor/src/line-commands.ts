@@ -76,6 +76,8 @@ const foldedRowsOf = (editor: TextEditor, span: Span): Range => {
   return new Range(new Point(startRow, 0), new Point(endRow, 0))
 }
 
+const EMPTY_AT_START = new Range(Point.ZERO, Point.ZERO)
+
 const refold = (editor: TextEditor, ranges: readonly Range[]): void => {
   for (const range of ranges) editor.displayLayer.foldBufferRange(range)
 }
@@ -245,8 +247,10 @@ export const lineCommands: LineCommands & ThisType<TextEditor> = {
           selections[k]!.setBufferRange(before[k]!.translate(inserted))
         }
         for (const fold of folds) {
-          const range = this.displayLayer.bufferRangeForFold(fold)
-          if (range !== undefined) this.displayLayer.foldBufferRange(range.translate(inserted))
+          // A fold the copy landed inside is gone (folds die when edited inside); Atom reads
+          // an empty range for it and re-creates that, an empty fold that hides nothing.
+          const range = this.displayLayer.bufferRangeForFold(fold) ?? EMPTY_AT_START
+          this.displayLayer.foldBufferRange(range.translate(inserted))
         }
         i--
       }

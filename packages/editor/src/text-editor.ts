@@ -1011,6 +1011,14 @@ export class TextEditor {
     })
   }
 
+  /** Merges selections whose screen rows meet (Atom does this before deleting lines). */
+  mergeSelectionsOnSameRows(): void {
+    this.mergeSelections({}, undefined, (previous, current) => {
+      const { start, end } = current.getScreenRange()
+      return previous.intersectsScreenRowRange(start.row, end.row)
+    })
+  }
+
   /** Runs `fn` without merging selections during or after it; returns its result. */
   avoidMergingSelections<T>(fn: () => T): T | undefined {
     return this.mergeSelections({}, fn, () => false)
