@@ -24,6 +24,36 @@ const on =
     return true
   }
 
+/** Editor methods with Atom's names that not every editor has yet: feature-checked. */
+interface Folding {
+  foldCurrentRow(): void
+  unfoldCurrentRow(): void
+  foldAll(): void
+  foldAllAtIndentLevel(level: number): void
+  foldSelectedLines(): void
+  toggleFoldAtBufferRow(row: number): void
+}
+
+/** Calls editor method `name` when the editor has it; false (not handled) when not. */
+const call =
+  <K extends keyof Folding>(name: K, ...args: Parameters<Folding[K]>): Command =>
+  ({ editor }) => {
+    const method = (editor as unknown as Partial<Folding>)[name] as
+      | ((...values: unknown[]) => void)
+      | undefined
+    if (typeof method !== 'function') return false
+    method.apply(editor, args)
+    return true
+  }
+
+/** `editor:fold-at-indent-level-1` .. `-9`: Atom's level N folds at indent level N - 1. */
+const foldAtIndentLevels = Object.fromEntries(
+  Array.from({ length: 9 }, (_, i) => [
+    `editor:fold-at-indent-level-${i + 1}`,
+    call('foldAllAtIndentLevel', i),
+  ]),
+)
+
 /**
  * Every command by name.
  *
@@ -107,12 +137,17 @@ export const EDITOR_COMMANDS: Readonly<Record<string, Command>> = Object.freeze(
   // As Atom: with one selection, the key goes on (to whatever else handles escape).
   'editor:consolidate-selections': ({ editor }) => editor.consolidateSelections(),
   'editor:newline': on((e) => e.insertNewline()),
-  'editor:newline-below': on((e) =>
-    e.transact(() => {
-      e.moveToEndOfLine()
-      e.insertNewline()
-    }),
-  ),
+  'editor:newline-below': on((e) => e.insertNewlineBelow()),
+  'editor:newline-above': on((e) => e.insertNewlineAbove()),
+  'editor:move-line-up': on((e) => e.moveLineUp()),
+  'editor:move-line-down': on((e) => e.moveLineDown()),
+  'editor:move-selection-left': on((e) => e.moveSelectionLeft()),
+  'editor:move-selection-right': on((e) => e.moveSelectionRight()),
+  'editor:duplicate-lines': on((e) => e.duplicateLines()),
+  'editor:transpose': on((e) => e.transpose()),
+  'editor:upper-case': on((e) => e.upperCase()),
+  'editor:lower-case': on((e) => e.lowerCase()),
+  'editor:split-selections-into-lines': on((e) => e.splitSelectionsIntoLines()),
   'editor:indent': on((e) => e.indent()),
   'editor:indent-selected-rows': on((e) => e.indentSelectedRows()),
   'editor:outdent-selected-rows': on((e) => e.outdentSelectedRows()),
@@ -129,9 +164,14 @@ export const EDITOR_COMMANDS: Readonly<Record<string, Command>> = Object.freeze(
   'editor:delete-line': on((e) => e.deleteLine()),
   'editor:join-lines': on((e) => e.joinLines()),
   'editor:cut-to-end-of-line': on((e) => e.cutToEndOfLine()),
-  'editor:fold-selection': on((e) => {
-    for (const selection of e.getSelections()) selection.fold()
-  }),
+  'editor:fold-selection': call('foldSelectedLines'),
+  'editor:fold-current-row': call('foldCurrentRow'),
+  'editor:unfold-current-row': call('unfoldCurrentRow'),
+  'editor:fold-all': call('foldAll'),
   'editor:unfold-all': on((e) => e.unfoldAll()),
+  // Tandem's: folds or unfolds at the cursor's row, as a click on a fold's gutter marker does.
+  'editor:toggle-fold': (c) =>
+    call('toggleFoldAtBufferRow', c.editor.getCursorBufferPosition().row)(c),
+  ...foldAtIndentLevels,
   'editor:toggle-soft-wrap': on((e) => e.toggleSoftWrapped()),
 })

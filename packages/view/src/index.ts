@@ -3,7 +3,8 @@
  * soft wrap following the element's width), virtual scrolling, a gutter with line numbers,
  * local carets and selections, other peers' carets with their names and colors and their
  * selections (the decorations `@tandem/collab` adds), and input with Atom's key bindings:
- * typing, input methods, the clipboard and the mouse. Rows are drawn in the language's syntax
+ * typing, input methods, the clipboard and the mouse, chords (`ctrl-k ctrl-u`), a find bar, a
+ * go-to-line box, select-next, bracket matching and zoom. Rows are drawn in the language's syntax
  * colours (Atom's `syntax--` classes) with a light or a dark theme.
  *
  * @example
@@ -19,11 +20,16 @@ export { classNameForScopes } from './highlight.js'
 export {
   ATOM_KEYMAP,
   buildKeymap,
+  CHORD_TIMEOUT,
+  type ChordResolution,
+  ChordResolver,
   type Keymap,
   type KeystrokeEvent,
   keystrokeForEvent,
+  readableKeystrokes,
 } from './keymap.js'
 export type { TextMetrics } from './measure.js'
 export { STYLE_ELEMENT_ID } from './styles.js'
 export { EDITOR_THEMES, type EditorTheme } from './theme.js'
 export { EditorView, type EditorViewOptions, type PixelPosition } from './view.js'
+export { MAX_FONT_SIZE, MIN_FONT_SIZE } from './zoom.js'

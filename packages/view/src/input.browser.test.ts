@@ -88,12 +88,7 @@ const SESSION: readonly Step[] = [
   key('Control+a', (e) => e.selectAll()),
   key('Shift+ArrowLeft', (e) => e.selectLeft()),
   key('Shift+ArrowDown', (e) => e.selectDown()),
-  key('Control+Enter', (e) =>
-    e.transact(() => {
-      e.moveToEndOfLine()
-      e.insertNewline()
-    }),
-  ),
+  key('Control+Enter', (e) => e.insertNewlineBelow()),
 ]
 
 describe('EditorView input', () => {

@@ -14,8 +14,13 @@ import { keystrokeForEvent } from './keymap.js'
 /** What the input needs from its view. */
 export interface InputHost {
   readonly editor: TextEditor
-  /** The command bound to a keystroke, if any. */
-  commandForKeystroke(keystroke: string): string | undefined
+  /**
+   * What a keystroke comes to: a command to run, `wait` when it began a chord or ended one
+   * without a command (the key goes no further), or undefined when nothing is bound.
+   */
+  resolveKeystroke(keystroke: string): string | 'wait' | undefined
+  /** Called when the input loses the focus: a pending chord is dropped. */
+  didBlur(): void
   /** Runs a command; false when it did not handle the key. */
   runCommand(name: string): boolean
   /** Shows `text` as the composition in progress at the caret; null hides it. */
@@ -72,7 +77,13 @@ export class TextInput {
       ['compositionupdate', (event) => this.compositionUpdate(event as CompositionEvent)],
       ['compositionend', (event) => this.compositionEnd(event as CompositionEvent)],
       ['focus', () => host.setFocused(true)],
-      ['blur', () => host.setFocused(false)],
+      [
+        'blur',
+        () => {
+          host.setFocused(false)
+          host.didBlur()
+        },
+      ],
       ['copy', () => queueMicrotask(() => this.sync())],
     ]
     for (const [type, listener] of this.listeners) textarea.addEventListener(type, listener)
@@ -128,8 +139,12 @@ export class TextInput {
     const escaped = this.escaped
     this.escaped = keystroke === 'escape'
     if (escaped && (keystroke === 'tab' || keystroke === 'shift-tab')) return
-    const command = this.host.commandForKeystroke(keystroke)
+    const command = this.host.resolveKeystroke(keystroke)
     if (command === undefined) return
+    if (command === 'wait') {
+      event.preventDefault()
+      return
+    }
     if (CLIPBOARD_COMMANDS.has(command)) {
       // Leave the key to the browser, which fires copy, cut or paste on the textarea; copy
       // and cut only fire with something selected in it.

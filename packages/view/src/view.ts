@@ -12,17 +12,27 @@
  * writes the rows first, then reads positions, then writes the boxes: one layout per frame.
  */
 import { ratioForCharacter } from '@tandem/display'
-import type { AutoscrollRequest, TextEditor } from '@tandem/editor'
+import type { AutoscrollRequest, Decoration, DisplayMarkerLayer, TextEditor } from '@tandem/editor'
 import { CompositeDisposable, Disposable, Point, type PointLike } from '@tandem/text'
 import { fontWidths } from './character-widths.js'
 import { ClipboardEvents } from './clipboard.js'
 import { type CommandContext, EDITOR_COMMANDS } from './commands.js'
 import { DecorationWatcher, decorationBoxes } from './decorations-layer.js'
+import {
+  type BracketMatcherModel,
+  createBracketMatcher,
+  createOccurrenceSelector,
+  createSearch,
+  goToLine,
+  type OccurrenceSelectorModel,
+} from './editor-features.js'
+import { FindBar } from './find-bar.js'
+import { GoToLineBox } from './go-to-line-box.js'
 import { Gutter } from './gutter.js'
 import { classNameForScopes, rowContent } from './highlight.js'
 import { IdleTokenizing } from './idle-tokenizing.js'
 import { TextInput } from './input.js'
-import { buildKeymap, type Keymap } from './keymap.js'
+import { buildKeymap, ChordResolver, type Keymap, readableKeystrokes } from './keymap.js'
 import { LinesLayer } from './lines.js'
 import { createMeasureProbe, measureText, metricsDiffer, type TextMetrics } from './measure.js'
 import { MouseInput, screenPositionForPixel } from './mouse.js'
@@ -37,6 +47,8 @@ import { PeerAnnouncer } from './peer-announcer.js'
 import { RowGeometry } from './row-geometry.js'
 import { installStyles } from './styles.js'
 import { applyTheme, assertTheme, type EditorTheme } from './theme.js'
+import { VIEW_COMMANDS, type ViewCommandHost } from './view-commands.js'
+import { FontZoom } from './zoom.js'
 
 /** Options of `new EditorView`. */
 export interface EditorViewOptions {
@@ -48,8 +60,16 @@ export interface EditorViewOptions {
   cursorBlink?: boolean
   /** Rows rendered beyond each edge of the visible ones (default 4). */
   overscanRows?: number
-  /** Key bindings over Atom's defaults (`null` unbinds), e.g. `{ 'ctrl-d': 'editor:delete-line' }`. */
+  /**
+   * Key bindings over Atom's defaults (`null` unbinds), e.g. `{ 'ctrl-d': 'editor:delete-line' }`;
+   * a chord's keystrokes are separated by spaces (`'ctrl-k ctrl-t': 'editor:transpose'`).
+   */
   keymap?: Keymap
+  /**
+   * Close brackets and quotes as they are typed, and type over the closing one (default
+   * true). The bracket pair at the cursor is highlighted either way.
+   */
+  autoCloseBrackets?: boolean
   /** The colours: `light`, `dark`, or `auto` (the default) to follow the system's preference. */
   theme?: EditorTheme
   /** The editor's accessible name, which screen readers say on focus (default `'Editor'`). */
@@ -125,6 +145,17 @@ export class EditorView {
   private readonly activity: PeerActivity
   private readonly announcer: PeerAnnouncer
   private readonly keymap: Map<string, string>
+  private readonly chords: ChordResolver
+  private chordTimer: ReturnType<typeof setTimeout> | null = null
+  private readonly chordHint: HTMLDivElement
+  private readonly findBar: FindBar
+  private readonly goToLineBox: GoToLineBox
+  private readonly fontZoom: FontZoom
+  private readonly viewCommands: ViewCommandHost
+  private occurrenceSelector: OccurrenceSelectorModel | null | undefined
+  private readonly bracketMatcher: BracketMatcherModel | null
+  private readonly bracketLayer: DisplayMarkerLayer
+  private readonly bracketDecoration: Decoration
   private readonly subscriptions = new CompositeDisposable()
   private readonly overscan: number
   private readonly commandContext: CommandContext
@@ -184,6 +215,7 @@ export class EditorView {
     this.theme = theme
     this.element = element
     this.keymap = buildKeymap(options.keymap)
+    this.chords = new ChordResolver(this.keymap)
     this.commandContext = { editor, rowsPerPage: () => this.getRowsPerPage() }
     const document = element.ownerDocument
     installStyles(document)
@@ -222,7 +254,8 @@ export class EditorView {
     this.input = new TextInput(
       {
         editor,
-        commandForKeystroke: (keystroke) => this.keymap.get(keystroke),
+        resolveKeystroke: (keystroke) => this.resolveKeystroke(keystroke),
+        didBlur: () => this.endChord(),
         runCommand: (name) => this.runCommand(name),
         showComposition: (text) => this.showComposition(text),
         didChangeEditor: () => this.drawInput(),
@@ -245,6 +278,39 @@ export class EditorView {
     this.idleTokenizing = window === null ? null : new IdleTokenizing(window, editor)
     this.activity = new PeerActivity(document.defaultView, delays, () => this.scheduleUpdate())
     this.announcer = new PeerAnnouncer(element)
+    const focusEditor = () => this.focus()
+    this.findBar = new FindBar({ editor, focusEditor }, element, createSearch)
+    this.goToLineBox = new GoToLineBox({ editor, focusEditor }, element, goToLine)
+    this.fontZoom = new FontZoom(element)
+    this.chordHint = div(document, 'tandem-panel tandem-chord-hint')
+    this.chordHint.setAttribute('role', 'status')
+    this.chordHint.setAttribute('aria-live', 'polite')
+    element.append(this.chordHint)
+    this.bracketMatcher = createBracketMatcher(editor, options.autoCloseBrackets ?? true)
+    this.bracketLayer = editor.addMarkerLayer()
+    this.bracketDecoration = editor.decorateMarkerLayer(this.bracketLayer, {
+      type: 'highlight',
+      class: 'bracket-matcher',
+    })
+    this.viewCommands = {
+      findBar: this.findBar,
+      goToLine: this.goToLineBox,
+      brackets: this.bracketMatcher,
+      occurrences: () => {
+        if (this.occurrenceSelector === undefined) {
+          this.occurrenceSelector = createOccurrenceSelector(editor)
+        }
+        return this.occurrenceSelector
+      },
+      zoom: (direction) => {
+        if (direction === 'reset') this.fontZoom.reset()
+        else this.fontZoom.zoom(direction)
+        this.remeasure(false)
+        this.updateSync()
+      },
+    }
+    const bracketMatch = this.bracketMatcher?.onDidChangeMatch(() => this.markBrackets())
+    if (bracketMatch !== undefined) this.subscriptions.add(bracketMatch)
 
     const display = editor.displayLayer
     const onScroll = () => this.scheduleUpdate()
@@ -335,15 +401,67 @@ export class EditorView {
    * @example view.dispatchCommand('editor:add-selection-below')
    */
   dispatchCommand(name: string): boolean {
-    if (typeof name !== 'string' || !Object.hasOwn(EDITOR_COMMANDS, name)) {
+    if (
+      typeof name !== 'string' ||
+      !(Object.hasOwn(EDITOR_COMMANDS, name) || Object.hasOwn(VIEW_COMMANDS, name))
+    ) {
       throw new RangeError(`unknown editor command: ${String(name)}`)
     }
     return this.runCommand(name)
   }
 
-  /** The command bound to a keystroke in Atom's notation (`ctrl-shift-k`), if any. */
+  /**
+   * The command bound to a keystroke in Atom's notation (`ctrl-shift-k`), or to a chord
+   * (`ctrl-k ctrl-u`), if any.
+   */
   commandForKeystroke(keystroke: string): string | undefined {
     return this.keymap.get(keystroke)
+  }
+
+  /**
+   * The name of every command the view runs, sorted: the editor's and the view's own (find
+   * bar, go to line, brackets, font size).
+   *
+   * @example view.getCommandNames().includes('editor:move-line-up') // => true
+   */
+  getCommandNames(): string[] {
+    const names = new Set([...Object.keys(EDITOR_COMMANDS), ...Object.keys(VIEW_COMMANDS)])
+    return [...names].sort()
+  }
+
+  /**
+   * The keystrokes bound to command `name`, in Atom's notation, chords with spaces.
+   *
+   * @example view.keystrokesForCommand('editor:upper-case') // => ['ctrl-k ctrl-u']
+   */
+  keystrokesForCommand(name: string): string[] {
+    const keystrokes: string[] = []
+    for (const [keys, command] of this.keymap) if (command === name) keystrokes.push(keys)
+    return keystrokes
+  }
+
+  /** The first keystrokes of a chord waiting for its next one (`'ctrl-k'`), or null. */
+  getPendingKeystrokes(): string | null {
+    return this.chords.getPending()
+  }
+
+  // Font size
+
+  /** The size of the editor's font, in CSS pixels. */
+  getFontSize(): number {
+    return this.fontZoom.getFontSize()
+  }
+
+  /**
+   * Draws the text at `size` CSS pixels (a RangeError outside 6 to 96), measured again at
+   * once; `window:increase-font-size` and its kin step it by a pixel.
+   *
+   * @example view.setFontSize(18)
+   */
+  setFontSize(size: number): void {
+    this.fontZoom.setFontSize(size)
+    this.remeasure(false)
+    this.updateSync()
   }
 
   // Geometry
@@ -535,6 +653,13 @@ export class EditorView {
     if (this.widthsSet && !this.editor.isDestroyed()) {
       this.editor.displayLayer.reset({ ratioForCharacter })
     }
+    this.endChord()
+    this.findBar.destroy()
+    this.goToLineBox.destroy()
+    this.chordHint.remove()
+    this.bracketMatcher?.destroy()
+    this.bracketDecoration.destroy()
+    this.bracketLayer.destroy()
     this.decorations.dispose()
     this.activity.dispose()
     this.announcer.dispose()
@@ -565,9 +690,61 @@ export class EditorView {
   }
 
   private runCommand(name: string): boolean {
+    const viewCommand = VIEW_COMMANDS[name]
+    if (viewCommand !== undefined) {
+      return viewCommand(this.viewCommands, this.commandContext) !== false
+    }
     const command = EDITOR_COMMANDS[name]
     if (command === undefined) return false
     return command(this.commandContext) !== false
+  }
+
+  /** Follows a keystroke through the keymap's chords; see `InputHost.resolveKeystroke`. */
+  private resolveKeystroke(keystroke: string): string | 'wait' | undefined {
+    const resolution = this.chords.press(keystroke, performance.now())
+    this.showPendingChord()
+    if (resolution.kind === 'none') return undefined
+    return resolution.kind === 'command' ? resolution.command : 'wait'
+  }
+
+  /** Shows the pending chord in the hint, and ends it when its time runs out. */
+  private showPendingChord(): void {
+    const pending = this.chords.getPending()
+    const text =
+      pending === null
+        ? ''
+        : `${readableKeystrokes(pending)} was pressed; waiting for the next key…`
+    if (this.chordHint.textContent !== text) this.chordHint.textContent = text
+    this.element.classList.toggle('has-pending-chord', pending !== null)
+    if (this.chordTimer !== null) clearTimeout(this.chordTimer)
+    this.chordTimer = null
+    const deadline = this.chords.getDeadline()
+    if (deadline === null) return
+    this.chordTimer = setTimeout(
+      () => {
+        this.chordTimer = null
+        const expired = this.chords.expire(performance.now())
+        this.showPendingChord()
+        const command = expired?.command
+        if (command !== undefined && this.runCommand(command)) this.updateSync()
+      },
+      Math.max(0, deadline - performance.now()) + 1,
+    )
+  }
+
+  /** Drops a pending chord (the editor lost the focus, the view goes). */
+  private endChord(): void {
+    if (this.chords.getPending() === null && this.chordTimer === null) return
+    this.chords.reset()
+    this.showPendingChord()
+  }
+
+  /** Marks the bracket pair at the cursor for its highlight decoration. */
+  private markBrackets(): void {
+    for (const marker of this.bracketLayer.getMarkers()) marker.destroy()
+    for (const range of this.bracketMatcher?.matchingBracketRanges() ?? []) {
+      this.bracketLayer.markBufferRange(range, { invalidate: 'never' })
+    }
   }
 
   /**
