@@ -296,3 +296,35 @@ describe('DisplayLayer: events and errors', () => {
     expect(() => display.screenLineForScreenRow(5)).toThrow(RangeError)
   })
 })
+
+describe('DisplayLayer: row boundaries around folds', () => {
+  const text = ['zero', 'one', 'two', 'three', 'four', 'five', 'six'].join('\n')
+
+  it('finds the first row of a fold, and the row after it, as Atom does', () => {
+    const display = new DisplayLayer(new TextBuffer(text), { tabLength: 2, softWrapColumn: 3 })
+    display.foldBufferRange([
+      [1, 2],
+      [3, 1],
+    ])
+    display.foldBufferRange([
+      [4, 0],
+      [5, 4],
+    ])
+    expect([0, 1, 2, 3, 4, 5, 6].map((row) => display.findBoundaryPrecedingBufferRow(row))).toEqual(
+      [0, 1, 1, 1, 4, 4, 6],
+    )
+    expect([0, 1, 2, 3, 4, 5, 6].map((row) => display.findBoundaryFollowingBufferRow(row))).toEqual(
+      [0, 1, 4, 4, 4, 6, 6],
+    )
+    expect(display.findBoundaryFollowingBufferRow(7)).toBe(7)
+    expect(display.findBoundaryPrecedingBufferRow(9)).toBe(9)
+  })
+
+  it('leaves rows alone without folds, soft wrap or not', () => {
+    const display = new DisplayLayer(new TextBuffer(text), { tabLength: 2, softWrapColumn: 2 })
+    for (let row = 0; row < 7; row++) {
+      expect(display.findBoundaryPrecedingBufferRow(row)).toBe(row)
+      expect(display.findBoundaryFollowingBufferRow(row)).toBe(row)
+    }
+  })
+})

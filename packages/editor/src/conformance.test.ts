@@ -56,6 +56,9 @@ const DELIBERATE_DIFFERENCES: Readonly<Record<string, string>> = {
   'mixed-8-0089': RESTORED_MARKER_EVENTS,
   'mixed-8-0111': RESTORED_MARKER_EVENTS,
   'mixed-8-0114': RESTORED_MARKER_EVENTS,
+  'commands-9-0052': RESTORED_MARKER_EVENTS,
+  'commands-9-0208': RESTORED_MARKER_EVENTS,
+  'commands-9-0299': RESTORED_MARKER_EVENTS,
 }
 /**
  * Cases that match at levels 1 and 2 but not yet at level 3 (events), with what differs;

@@ -35,7 +35,7 @@ export interface LineCommands {
    * with `selectWordIfEmpty`, an empty selection first selects its word.
    */
   replaceSelectedText(
-    options: { selectWordIfEmpty?: boolean } | undefined,
+    options: ({ selectWordIfEmpty?: boolean } & WriteOptions) | undefined,
     fn: (text: string) => string,
   ): void
   /** Splits every multi-line selection into one selection per line, covering the same text. */
@@ -289,32 +289,36 @@ export const lineCommands: LineCommands & ThisType<TextEditor> = {
       if (selection.isEmpty()) {
         selection.selectRight()
         const text = selection.getText()
-        selection.delete()
+        selection.delete(options)
         selection.cursor.moveLeft()
-        selection.insertText(text)
+        selection.insertText(text, options)
       } else {
         // Atom reverses UTF-16 code units, splitting surrogate pairs; Tandem keeps them whole.
-        selection.insertText(Array.from(selection.getText()).reverse().join(''))
+        selection.insertText(Array.from(selection.getText()).reverse().join(''), options)
       }
     })
   },
 
   upperCase(options = {}) {
     if (!this.ensureWritable('upperCase', options)) return
-    this.replaceSelectedText({ selectWordIfEmpty: true }, (text) => text.toUpperCase())
+    const replace = { selectWordIfEmpty: true, ...options }
+    this.replaceSelectedText(replace, (text) => text.toUpperCase())
   },
 
   lowerCase(options = {}) {
     if (!this.ensureWritable('lowerCase', options)) return
-    this.replaceSelectedText({ selectWordIfEmpty: true }, (text) => text.toLowerCase())
+    const replace = { selectWordIfEmpty: true, ...options }
+    this.replaceSelectedText(replace, (text) => text.toLowerCase())
   },
 
   replaceSelectedText(options, fn) {
     this.mutateSelectedText((selection) => {
       if (options?.selectWordIfEmpty && selection.isEmpty()) selection.selectWord()
+      // Unlike Atom, `bypassReadOnly` reaches the selection's own edits (Atom's fail there).
+      const write = { bypassReadOnly: options?.bypassReadOnly ?? false }
       const text = selection.getText()
-      selection.deleteSelectedText()
-      const range = selection.insertText(fn(text))
+      selection.deleteSelectedText(write)
+      const range = selection.insertText(fn(text), write)
       if (range !== undefined) selection.setBufferRange(range)
     })
   },

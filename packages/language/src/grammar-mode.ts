@@ -221,15 +221,19 @@ export class GrammarLanguageMode implements LanguageMode {
     const { increaseIndentPattern, decreaseIndentPattern } = this.settings
     const line = this.buffer.lineForRow(row) ?? ''
     const current = indentLevelForLine(line, tabLength)
-    if (current === 0 || decreaseIndentPattern === undefined) return undefined
-    if (!decreaseIndentPattern.test(line)) return undefined
+    if (current === 0 || row === 0) return undefined
+    // A tree-sitter language answers for every edited row, keeping its level when nothing
+    // dedents it, so the editor rewrites the row's indentation in its own unit (Atom's
+    // tree-sitter modes do so); a TextMate one answers only when the row dedents.
+    const keep = this.indentsRowsTogether ? current : undefined
+    if (decreaseIndentPattern === undefined || !decreaseIndentPattern.test(line)) return keep
     const above = this.buffer.previousNonBlankRow(row)
-    if (above === null) return undefined
+    if (above === null) return keep
     const aboveLine = this.buffer.lineForRow(above) ?? ''
     let level = indentLevelForLine(aboveLine, tabLength)
     if (increaseIndentPattern !== undefined && !increaseIndentPattern.test(aboveLine)) level -= 1
     if (level < 0) return 0
-    return level < current ? level : undefined
+    return level < current ? level : keep
   }
 
   commentStringsForPosition(): CommentStrings {
