@@ -37,6 +37,7 @@ export type {
   PasteTextOptions,
   WillInsertTextEvent,
 } from './editor-edits.js'
+export { type ReflowOptions, reflowText } from './reflow.js'
 export { Selection, type SelectionRangeChangeEvent, type SetRangeOptions } from './selection.js'
 export type { InsertTextOptions, WriteOptions } from './selection-edits.js'
 export {

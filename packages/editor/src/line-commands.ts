@@ -1,4 +1,5 @@
 import { Point, Range } from '@tandem/text'
+import { reflowText } from './reflow.js'
 import type { WriteOptions } from './selection-edits.js'
 import type { TextEditor } from './text-editor.js'
 
@@ -40,6 +41,11 @@ export interface LineCommands {
   ): void
   /** Splits every multi-line selection into one selection per line, covering the same text. */
   splitSelectionsIntoLines(): void
+  /**
+   * Re-breaks the last selection's text, or the paragraph around the cursor, to the preferred
+   * line length, keeping comment and list prefixes (Atom's autoflow; see `reflowText`).
+   */
+  reflowSelection(options?: WriteOptions): void
 }
 
 /** A selection's range as Atom's commands handle it: rows and columns that can be widened in place. */
@@ -340,5 +346,18 @@ export const lineCommands: LineCommands & ThisType<TextEditor> = {
         selection.destroy()
       }
     })
+  },
+
+  reflowSelection(options = {}) {
+    if (!this.ensureWritable('reflowSelection', options)) return
+    let range: Range | undefined = this.getSelectedBufferRange()
+    if (range.isEmpty()) range = this.getCurrentParagraphBufferRange()
+    if (range === undefined) return
+    const text = this.getTextInBufferRange(range)
+    const reflowed = reflowText(text, {
+      wrapColumn: this.getPreferredLineLength(),
+      tabLength: this.getTabLength(),
+    })
+    if (reflowed !== text) this.transact(() => this.buffer.setTextInRange(range, reflowed))
   },
 }
