@@ -148,6 +148,7 @@ export const EDITOR_COMMANDS: Readonly<Record<string, Command>> = Object.freeze(
   'editor:upper-case': on((e) => e.upperCase()),
   'editor:lower-case': on((e) => e.lowerCase()),
   'editor:split-selections-into-lines': on((e) => e.splitSelectionsIntoLines()),
+  'autoflow:reflow-selection': on((e) => e.reflowSelection()),
   'editor:indent': on((e) => e.indent()),
   'editor:indent-selected-rows': on((e) => e.indentSelectedRows()),
   'editor:outdent-selected-rows': on((e) => e.outdentSelectedRows()),

@@ -11,11 +11,11 @@ export type Keymap = Readonly<Record<string, string | null>>
 
 /**
  * Atom's default text-editor bindings on Linux and Windows (its `base` and `linux` keymaps and
- * the keymaps of its bundled find-and-replace, go-to-line, bracket-matcher and
- * command-palette packages), multi-stroke chords (`ctrl-k ctrl-u`) included. A few keys are
+ * the keymaps of its bundled find-and-replace, go-to-line, bracket-matcher and autoflow
+ * packages), multi-stroke chords (`ctrl-k ctrl-u`) included. A few keys are
  * Tandem's own, where Atom has none and a user looks for one: `ctrl-h` (find and replace, as
- * in Sublime Text and VS Code), `alt-z` (soft wrap, as in VS Code), `ctrl-alt-f` (fold the
- * selection).
+ * in Sublime Text and VS Code), `alt-z` (soft wrap, as in VS Code), `alt-q` (reflow, as in
+ * Sublime Text and Emacs), `ctrl-alt-f` (fold the selection).
  *
  * @example ATOM_KEYMAP['ctrl-k ctrl-u'] // => 'editor:upper-case'
  */
@@ -92,6 +92,8 @@ export const ATOM_KEYMAP: Keymap = Object.freeze({
   'ctrl-up': 'editor:move-line-up',
   'ctrl-down': 'editor:move-line-down',
   'ctrl-shift-d': 'editor:duplicate-lines',
+  'ctrl-shift-q': 'autoflow:reflow-selection',
+  'alt-q': 'autoflow:reflow-selection',
   'ctrl-k ctrl-u': 'editor:upper-case',
   'ctrl-k ctrl-l': 'editor:lower-case',
   tab: 'editor:indent',

@@ -75,6 +75,10 @@ const SESSION: readonly Step[] = [
   step('Control+y', (e) => e.redo()),
   step('Control+Shift+Z', (e) => e.redo()),
   step('Control+z', (e) => e.undo()),
+  step('Control+a', (e) => e.selectAll()),
+  step('Alt+q', (e) => e.reflowSelection()),
+  step('Control+z', (e) => e.undo()),
+  step('Control+Shift+Q', (e) => e.reflowSelection()),
 ]
 
 describe('EditorView key bindings', () => {
@@ -112,7 +116,7 @@ describe('EditorView key bindings', () => {
     }))
 
   it('line, case and chord keys give the text and selections the same methods give', async () => {
-    const options = { undoGroupingInterval: 0 }
+    const options = { undoGroupingInterval: 0, preferredLineLength: 24 }
     await open({ text: CODE, editor: options, view: { cursorBlink: false } })
     const reference = new TextEditor({ ...options, text: CODE })
     reference.getBuffer().clearUndoStack()
@@ -166,7 +170,7 @@ describe('EditorView key bindings', () => {
 
     // Leaving the editor drops a pending chord.
     await page.keyboard.press('Control+k')
-    await inPage(page, (vp) => (document.activeElement as HTMLElement | null)?.blur())
+    await inPage(page, (_vp) => (document.activeElement as HTMLElement | null)?.blur())
     expect((await hint()).pending).toBeNull()
   })
 
