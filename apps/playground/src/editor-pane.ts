@@ -4,14 +4,21 @@
  * one module of the app that knows the view.
  */
 import type { TextEditor } from '@tandem/editor'
-import { type EditorTheme, EditorView } from '@tandem/view'
+import { type EditorTheme, EditorView, readableKeystrokes } from '@tandem/view'
+import { commandTitle, type PaletteCommand } from './command-palette.js'
 
 /** A mounted editor view. */
 export interface EditorPane {
+  /** The editor shown. */
+  readonly editor: TextEditor
   /** Gives the editor the keyboard focus. */
   focus(): void
   /** Shows the editor's light or dark theme, or follows the system (`auto`). */
   setTheme(theme: EditorTheme): void
+  /** Every command of the view, with its title and key bindings, by title. */
+  commands(): PaletteCommand[]
+  /** Runs a command by name, as its key would (`editor:toggle-soft-wrap`). */
+  run(name: string): void
   /** Removes the view from the page. */
   destroy(): void
 }
@@ -29,8 +36,21 @@ export const mountEditor = (
 ): EditorPane => {
   const view = new EditorView(editor, element, { label, theme })
   return {
+    editor,
     focus: () => view.focus(),
     setTheme: (next) => view.setTheme(next),
+    commands: () =>
+      view
+        .getCommandNames()
+        .map((name) => ({
+          name,
+          title: commandTitle(name),
+          keys: view.keystrokesForCommand(name).map(readableKeystrokes),
+        }))
+        .sort((a, b) => a.title.localeCompare(b.title)),
+    run: (name) => {
+      view.dispatchCommand(name)
+    },
     destroy: () => view.destroy(),
   }
 }

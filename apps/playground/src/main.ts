@@ -9,7 +9,9 @@ import { type CollabConnection, type ConnectionStatus, connect } from '@tandem/c
 import { TextEditor } from '@tandem/editor'
 import type { EditorTheme } from '@tandem/view'
 import { addressOfRoom, type PageAddress, readAddress, roomsUrl } from './address.js'
+import { bindPaletteKey, CommandPalette } from './command-palette.js'
 import { type EditorPane, mountEditor } from './editor-pane.js'
+import { bindToolbar } from './editor-toolbar.js'
 import { bindLanguagePicker } from './languages.js'
 import { showPresence } from './presence.js'
 import { collabUser, loadUser, saveUser } from './user.js'
@@ -31,6 +33,7 @@ const ui = {
   userName: element<HTMLInputElement>('user-name'),
   userColor: element<HTMLInputElement>('user-color'),
   editor: element('editor'),
+  toolbar: element('toolbar'),
   people: element('people'),
   notice: element('notice'),
 }
@@ -103,11 +106,14 @@ const open = (address: PageAddress): void => {
     offline: true,
   })
   const pane = mountEditor(editor, ui.editor, `Document ${address.room}`, theme)
+  const softWrap = editor.onDidChangeSoftWrapped(() => updateToolbar())
   const cleanups = [
+    () => softWrap.dispose(),
     showPresence(connection.awareness, ui.people),
     bindLanguagePicker(ui.language, connection.doc, (id) => editor.setGrammar(id)),
   ]
   session = { room: address.room, editor, connection, pane, cleanups }
+  updateToolbar()
   showStatus(connection.status, null, null)
   const subscriptions = [
     connection.onDidChangeStatus((status) =>
@@ -160,6 +166,19 @@ ui.documentForm.addEventListener('submit', (event) => {
 })
 ui.document.addEventListener('focus', () => void listDocuments())
 window.addEventListener('popstate', () => open(readAddress(new URL(location.href))))
+
+/** The command palette: every command of the editor with its keys (ctrl-shift-p). */
+const palette = new CommandPalette(document.body, {
+  commands: () => session?.pane.commands() ?? [],
+  run: (name) => session?.pane.run(name),
+  restoreFocus: () => session?.pane.focus(),
+})
+const updateToolbar = bindToolbar(
+  ui.toolbar,
+  () => session?.pane ?? null,
+  () => palette.open(),
+)
+bindPaletteKey(window, palette)
 
 ui.theme.value = theme
 ui.theme.addEventListener('change', () => {
