@@ -75,6 +75,12 @@ export const GUIDES: readonly GuideSpec[] = [
     browserTest: 'apps/playground/test/docs.browser.test.ts',
   },
   {
+    guide: 'docs/view.md',
+    packageDir: 'packages/view',
+    minSamples: 2,
+    test: 'packages/view/src/docs.test.ts',
+  },
+  {
     // The sample is a suite of the buffer package, importing it by relative paths.
     guide: 'bench/README.md',
     packageDir: 'packages/buffer',
