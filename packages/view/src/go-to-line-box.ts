@@ -42,7 +42,7 @@ export class GoToLineBox {
     this.input = document.createElement('input')
     this.input.type = 'text'
     this.input.setAttribute('aria-label', 'Line, or line:column')
-    this.input.placeholder = 'Line or line:column, e.g. 12 or 12:5'
+    this.input.placeholder = 'Line or line:column'
     this.input.spellcheck = false
     this.input.autocomplete = 'off'
     this.hint = document.createElement('div')

@@ -6,6 +6,7 @@
 
 /** The panels' and highlights' rules, appended to the view's style sheet. */
 export const PANEL_CSS = `
+.tandem-editor .tandem-highlights .tandem-selection { z-index: 1; }
 .tandem-editor .tandem-highlight.find-result {
   position: absolute;
   box-sizing: border-box;
