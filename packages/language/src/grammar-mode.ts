@@ -34,6 +34,15 @@ export interface SyntaxSource {
 
 const FIRST_NON_WHITESPACE = /\S/
 
+const DEFAULT_COMMENT_NODE_TYPES: readonly string[] = ['comment']
+
+/**
+ * Atom's TextMate test for a comment scope: `comment` begins one of the scope's words, so
+ * `comment.line.double-slash.js` and `punctuation.definition.comment.go` both count.
+ */
+const COMMENT_SCOPE = /\bcomment/
+const isCommentScope = (scope: string): boolean => COMMENT_SCOPE.test(scope)
+
 /**
  * A language with a grammar: scopes from its TextMate grammar, node types from its
  * tree-sitter grammar, comment tokens, indentation patterns and non-word characters from its
@@ -182,18 +191,25 @@ export class GrammarLanguageMode implements LanguageMode {
     return new ScopeDescriptor([this.settings.scopeName, ...types])
   }
 
-  /** A row is a comment when its first non-blank character is in a comment; blank rows are not. */
+  /**
+   * Whether `row` is a comment row, as Atom's language modes decide: its first non-blank
+   * character lies in a comment (blank rows are not comments). A language with a tree-sitter
+   * grammar answers from its syntax tree, as Atom's tree-sitter modes do, counting only the
+   * node types its highlights scope as comments (`commentNodeTypes`); one with only a
+   * TextMate grammar answers from the scopes there. Undefined until a parser is attached.
+   *
+   * @example mode.isRowCommented(0) // '  // note' => true, 'f() // note' => false
+   */
   isRowCommented(row: number): boolean | undefined {
     const line = this.buffer.lineForRow(row) ?? ''
     const column = line.search(FIRST_NON_WHITESPACE)
     if (column < 0) return false
     const at = new Point(row, column)
-    if (this.scopes !== null) {
-      return this.scopes.scopesAt(at).some((scope) => scope.startsWith('comment'))
+    if (this.syntax !== null && this.settings.treeSitter !== undefined) {
+      const commentTypes = this.settings.commentNodeTypes ?? DEFAULT_COMMENT_NODE_TYPES
+      return this.syntax.nodeTypesAt(at).some((type) => commentTypes.includes(type))
     }
-    if (this.syntax !== null) {
-      return this.syntax.nodeTypesAt(at).some((type) => type.includes('comment'))
-    }
+    if (this.scopes !== null) return this.scopes.scopesAt(at).some(isCommentScope)
     return undefined
   }
 

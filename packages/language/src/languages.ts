@@ -34,6 +34,12 @@ export interface LanguageSettings {
   readonly decreaseIndentPattern?: RegExp
   /** Characters that end words in this language (undefined: the editor's setting). */
   readonly nonWordCharacters?: string
+  /**
+   * Syntax-tree node types that Atom's tree-sitter grammar scopes as comments (default
+   * `['comment']`): a row starting inside one is a comment row. Other nodes whose type
+   * merely mentions comments (JavaScript's `html_comment`) get no comment scope there.
+   */
+  readonly commentNodeTypes?: readonly string[]
 }
 
 // The patterns test one line at a time; comments show the alternatives separately.
@@ -65,6 +71,8 @@ export const LANGUAGES: readonly LanguageSettings[] = [
     treeSitter: { pkg: 'tree-sitter-javascript', path: 'tree-sitter-javascript.wasm' },
     fileExtensions: ['.js', '.mjs', '.cjs', '.jsx'],
     comments: C_STYLE_COMMENTS,
+    // The first row's `#!` line is scoped as a shebang comment.
+    commentNodeTypes: ['comment', 'hash_bang_line'],
     increaseIndentPattern: C_STYLE_INCREASE,
     decreaseIndentPattern: C_STYLE_DECREASE,
     nonWordCharacters: SCRIPT_NON_WORD_CHARACTERS,
