@@ -86,6 +86,14 @@ const JAVASCRIPT: Situation[] = [
   { name: 'slashes in a template', text: 'x = `\n// y\n`', row: 1, atom: '[(0, 0) - (2, 1)]' },
   // A regular expression starting a row is code even though it starts with a slash.
   { name: 'a regex row', text: 'f()\n/\\/\\//.test(s)', row: 1, atom: '[(0, 0) - (1, 14)]' },
+  // Atom finds where a row's text starts with its buffer search, whose `\S` takes a no-break
+  // space as text; the comment test then looks at that space, which is in no comment node.
+  {
+    name: 'a no-break space first',
+    text: 'f()\n\u00a0// x\ng()',
+    row: 0,
+    atom: '[(0, 0) - (2, 3)]',
+  },
   // A blank row ends a run of comments before the comment answer is even asked.
   { name: 'a blank row between comments', text: '// a\n\n// b', row: 2, atom: '[(2, 0) - (2, 4)]' },
   // Spaces and tabs alone make a blank row too.
@@ -144,6 +152,26 @@ describe('paragraphs next to comment rows (JavaScript)', () => {
     editor.selectToBeginningOfNextParagraph()
     expect(editor.getSelectedBufferRange().toString()).toBe('[(1, 1) - (2, 0)]')
   })
+})
+
+const PYTHON: Situation[] = [
+  // `#` starts a `comment` node in Python, scoped as a comment.
+  { name: 'Python comments', text: '# a\n# b\nx = 1', row: 1, atom: '[(0, 0) - (1, 3)]' },
+  // A docstring is a string to Atom's Python grammar, not a comment.
+  { name: 'a docstring', text: '"""a\nb"""\nx = 1', row: 0, atom: '[(0, 0) - (2, 5)]' },
+  // Code with a trailing comment is code.
+  { name: 'a trailing comment', text: '# a\nx = 1  # b\ny = 2', row: 2, atom: '[(1, 0) - (2, 5)]' },
+]
+
+describe('paragraphs next to comment rows (Python)', () => {
+  beforeAll(() => loadLanguage('python'))
+
+  for (const { name, text, row, atom } of PYTHON) {
+    it(`${name}: row ${row}`, () => {
+      const editor = new TextEditor({ text, grammar: 'python' })
+      expect(rangeOf(editor, row)).toEqual(atom)
+    })
+  }
 })
 
 describe('paragraphs in plain text', () => {

@@ -32,7 +32,11 @@ export interface SyntaxSource {
   destroy(): void
 }
 
-const FIRST_NON_WHITESPACE = /\S/
+// Where a row's text starts, for the comment test. Atom's tree-sitter modes search with the
+// buffer's engine, whose `\S` is anything but ASCII whitespace (a no-break space is text
+// there, and no comment starts on it); its TextMate modes skip tabs and spaces only.
+const FIRST_NON_ASCII_SPACE = /[^\t\n\v\f\r ]/
+const FIRST_NON_TAB_OR_SPACE = /[^\t ]/
 
 const DEFAULT_COMMENT_NODE_TYPES: readonly string[] = ['comment']
 
@@ -202,14 +206,18 @@ export class GrammarLanguageMode implements LanguageMode {
    */
   isRowCommented(row: number): boolean | undefined {
     const line = this.buffer.lineForRow(row) ?? ''
-    const column = line.search(FIRST_NON_WHITESPACE)
-    if (column < 0) return false
-    const at = new Point(row, column)
     if (this.syntax !== null && this.settings.treeSitter !== undefined) {
+      const column = line.search(FIRST_NON_ASCII_SPACE)
+      if (column < 0) return false
       const commentTypes = this.settings.commentNodeTypes ?? DEFAULT_COMMENT_NODE_TYPES
-      return this.syntax.nodeTypesAt(at).some((type) => commentTypes.includes(type))
+      const types = this.syntax.nodeTypesAt(new Point(row, column))
+      return types.some((type) => commentTypes.includes(type))
     }
-    if (this.scopes !== null) return this.scopes.scopesAt(at).some(isCommentScope)
+    if (this.scopes !== null) {
+      const column = line.search(FIRST_NON_TAB_OR_SPACE)
+      if (column < 0) return false
+      return this.scopes.scopesAt(new Point(row, column)).some(isCommentScope)
+    }
     return undefined
   }
 
