@@ -40,6 +40,19 @@ export interface LanguageSettings {
    * merely mentions comments (JavaScript's `html_comment`) get no comment scope there.
    */
   readonly commentNodeTypes?: readonly string[]
+  /**
+   * How a file of this language is indented when it has no indented rows to detect it from
+   * (default: Atom's two-column soft tabs).
+   */
+  readonly defaultIndentation?: IndentationSettings
+}
+
+/** An indentation unit: spaces (`softTabs`) of `tabLength` columns, or one tab character. */
+export interface IndentationSettings {
+  /** Whether indenting inserts spaces rather than a tab character. */
+  readonly softTabs: boolean
+  /** Columns of one indentation level (and of a tab character). */
+  readonly tabLength: number
 }
 
 // The patterns test one line at a time; comments show the alternatives separately.
@@ -113,6 +126,26 @@ export const LANGUAGES: readonly LanguageSettings[] = [
     increaseIndentPattern:
       /^\s*(class|def|elif|else|except|finally|for|if|try|with|while|match|case|async\s+(def|for|with))\b.*:\s*(#.*)?$/,
     decreaseIndentPattern: /^\s*(elif|else|except|finally)\b.*:/,
+    // PEP 8: four spaces.
+    defaultIndentation: { softTabs: true, tabLength: 4 },
+  },
+  {
+    id: 'go',
+    name: 'Go',
+    scopeName: 'source.go',
+    textMateGrammar: 'go',
+    fileExtensions: ['.go'],
+    comments: C_STYLE_COMMENTS,
+    // As C, and a `case` or `default` label opens the statements under it.
+    increaseIndentPattern: new RegExp(
+      [C_STYLE_INCREASE.source, '^\\s*(case\\b.*|default\\s*):\\s*(//.*)?$'].join('|'),
+    ),
+    // A label sits at its `switch`'s level, one below the statements above it.
+    decreaseIndentPattern: new RegExp(
+      [C_STYLE_DECREASE.source, '^\\s*(case\\b.*|default\\s*):\\s*(//.*)?$'].join('|'),
+    ),
+    // gofmt indents with tabs.
+    defaultIndentation: { softTabs: false, tabLength: 4 },
   },
   {
     id: 'json',
