@@ -56,7 +56,10 @@ export class IndentationDetection {
     private readonly apply: (unit: IndentationSettings) => void,
   ) {
     this.explicit = { softTabs: options.softTabs, tabLength: options.tabLength }
-    this.enabled = options.detectIndentation !== false
+    // With both given there is nothing left to detect.
+    this.enabled =
+      options.detectIndentation !== false &&
+      (options.softTabs === undefined || options.tabLength === undefined)
     this.initial = this.detect()
     this.waitingForText = host.buffer.isEmpty()
     if (!this.enabled) return
@@ -94,6 +97,7 @@ export class IndentationDetection {
   }
 
   private redetect(): void {
+    if (this.explicit.softTabs !== undefined && this.explicit.tabLength !== undefined) return
     this.editedSinceDetection = false
     this.apply(this.detect())
   }

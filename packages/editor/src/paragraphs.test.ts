@@ -152,6 +152,21 @@ describe('paragraphs next to comment rows (JavaScript)', () => {
     editor.selectToBeginningOfNextParagraph()
     expect(editor.getSelectedBufferRange().toString()).toBe('[(1, 1) - (2, 0)]')
   })
+
+  it('moves over CRLF blank rows, and stops at the buffer’s ends', () => {
+    // `\r\n[\t ]*\r\n` is a blank line too. With none left below, the move lands one column
+    // before the end of the buffer; with none above, at (0, 0).
+    const editor = new TextEditor({ text: '// a\r\n\r\n// b\r\nc', grammar: 'javascript' })
+    const cursor = editor.getLastCursor()
+    cursor.moveToBeginningOfNextParagraph()
+    expect(cursor.getBufferPosition().toArray()).toEqual([1, 0])
+    cursor.moveToBeginningOfNextParagraph()
+    expect(cursor.getBufferPosition().toArray()).toEqual([3, 0])
+    cursor.moveToBeginningOfPreviousParagraph()
+    expect(cursor.getBufferPosition().toArray()).toEqual([1, 0])
+    cursor.moveToBeginningOfPreviousParagraph()
+    expect(cursor.getBufferPosition().toArray()).toEqual([0, 0])
+  })
 })
 
 const PYTHON: Situation[] = [
