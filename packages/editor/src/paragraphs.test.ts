@@ -189,6 +189,18 @@ describe('paragraphs next to comment rows (Python)', () => {
   }
 })
 
+describe('paragraphs next to comment rows (TypeScript)', () => {
+  beforeAll(() => Promise.all([loadLanguage('typescript'), loadLanguage('javascript')]))
+
+  it('does not count a shebang line, which Atom’s TypeScript grammar leaves unscoped', () => {
+    // Unlike JavaScript's, the TypeScript highlights query gives `hash_bang_line` no scope.
+    const editor = new TextEditor({ text: '#!/usr/bin/env node\nf()', grammar: 'typescript' })
+    expect(rangeOf(editor, 1)).toBe('[(0, 0) - (1, 3)]')
+    const js = new TextEditor({ text: '#!/usr/bin/env node\nf()', grammar: 'javascript' })
+    expect(rangeOf(js, 1)).toBe('[(1, 0) - (1, 3)]')
+  })
+})
+
 describe('paragraphs in plain text', () => {
   // Atom's plain text is its TextMate mode with the null grammar: a row's answer is undefined
   // until something reads the scopes on it (then false), and editing a row forgets it again.
