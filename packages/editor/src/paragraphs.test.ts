@@ -98,6 +98,14 @@ const JAVASCRIPT: Situation[] = [
   { name: 'a blank row between comments', text: '// a\n\n// b', row: 2, atom: '[(2, 0) - (2, 4)]' },
   // Spaces and tabs alone make a blank row too.
   { name: 'a whitespace row', text: '// a\n \t \n// b', row: 0, atom: '[(0, 0) - (0, 4)]' },
+  // A blank row inside a block comment still ends the paragraph; the comment's rows on each
+  // side are paragraphs of their own, apart from the code after it.
+  {
+    name: 'a blank row in a block comment',
+    text: '/* a\n\n b */\nf()',
+    row: 2,
+    atom: '[(2, 0) - (2, 5)]',
+  },
   // A blank row has no paragraph.
   { name: 'on a blank row', text: '// a\n\n// b', row: 1, atom: undefined },
   // CRLF rows: the line ending is not part of the row's text, the answers are as with LF.
