@@ -74,9 +74,10 @@ describe('indentation per language', () => {
   })
 
   it('Python: indents after a block header, outdents else', () => {
+    // No row is indented yet: Python's default indentation, four spaces.
     const editor = editorWith('python', 'if ok:', [0, 6])
     expect(typed(editor, '\n', 'go()', '\n', 'else:', '\n', 'stop()')).toBe(
-      'if ok:\n  go()\nelse:\n  stop()',
+      'if ok:\n    go()\nelse:\n    stop()',
     )
   })
 

@@ -21,6 +21,7 @@ import { Cursor, type CursorPositionChangeEvent } from './cursor.js'
 import { type Decoration, type DecorationProperties, DecorationSet } from './decorations.js'
 import { type DisplayMarker, DisplayMarkerLayer } from './display-marker.js'
 import { type EditorEdits, editorEdits, type WillInsertTextEvent } from './editor-edits.js'
+import { IndentationDetection } from './indentation-detection.js'
 import { type LineCommands, lineCommands } from './line-commands.js'
 import { type MultiCursorCommands, multiCursorCommands } from './multi-cursor-commands.js'
 import { paragraphRangeAtRow } from './paragraphs.js'
@@ -72,10 +73,17 @@ export interface TextEditorOptions {
   textName?: string
   /** A buffer to edit (several editors may share one); overrides text/doc/textName. */
   buffer?: TextBuffer
-  /** Columns per tab stop (default 2). */
+  /** Columns per tab stop (default: detected from the text, see `detectIndentation`). */
   tabLength?: number
-  /** Indent with spaces (default true). */
+  /** Indent with spaces (default: detected from the text, see `detectIndentation`). */
   softTabs?: boolean
+  /**
+   * Detect `softTabs` and `tabLength` when they are not given: from the text when the editor
+   * is made, on `setText`, and when an empty document first arrives from a peer; the
+   * language's default when no row is indented (default true). False keeps Atom's defaults,
+   * two-column soft tabs.
+   */
+  detectIndentation?: boolean
   /** Leading spaces move and clip in whole tab lengths (default true). */
   atomicSoftTabs?: boolean
   /** Soft-wrap long lines (default false). */
@@ -180,6 +188,7 @@ export class TextEditor {
   private readonly remoteCursorSources = new Set<() => readonly RemoteCursor[]>()
   private readonly clipboard: Clipboard
   private languageMode: LanguageMode
+  private readonly indentation: IndentationDetection
   private softTabs: boolean
   private softWrapped: boolean
   private editorWidthInChars: number | undefined
@@ -205,7 +214,6 @@ export class TextEditor {
     this.buffer =
       options.buffer ??
       new TextBuffer({ text: options.text, doc: options.doc, textName: options.textName })
-    this.softTabs = options.softTabs ?? true
     this.softWrapped = options.softWrapped ?? false
     this.editorWidthInChars = options.editorWidthInChars
     this.preferredLineLength = options.preferredLineLength ?? 80
@@ -219,8 +227,13 @@ export class TextEditor {
     this.clipboard = options.clipboard ?? new Clipboard()
     this.languageMode =
       options.languageMode ?? createLanguageMode(options.grammar ?? PLAIN_TEXT, this.buffer)
+    this.indentation = new IndentationDetection(this, options, ({ softTabs, tabLength }) => {
+      this.softTabs = softTabs
+      if (tabLength !== this.getTabLength()) this.displayLayer.reset({ tabLength })
+    })
+    this.softTabs = this.indentation.initial.softTabs
     this.displayLayer = new DisplayLayer(this.buffer, {
-      tabLength: options.tabLength ?? 2,
+      tabLength: this.indentation.initial.tabLength,
       atomicSoftTabs: options.atomicSoftTabs ?? true,
       softWrapColumn: this.getSoftWrapColumn(),
       softWrapHangingIndent: options.softWrapHangingIndentLength ?? 0,
@@ -264,7 +277,9 @@ export class TextEditor {
   /** Replaces the whole text (refused when read-only unless `bypassReadOnly`). */
   setText(text: string, options: { bypassReadOnly?: boolean } = {}): Range | undefined {
     if (!this.ensureWritable('setText', options)) return undefined
-    return this.buffer.setText(text)
+    const range = this.buffer.setText(text)
+    this.indentation.textWasSet()
+    return range
   }
 
   /** The text in a buffer range. */
@@ -411,6 +426,7 @@ export class TextEditor {
 
   /** Sets whether indentation uses spaces. */
   setSoftTabs(softTabs: boolean): void {
+    this.indentation.choose('softTabs', softTabs)
     this.softTabs = softTabs
   }
 
@@ -422,6 +438,7 @@ export class TextEditor {
   /** Sets the tab length (re-lays out the screen). */
   setTabLength(tabLength: number): void {
     checkOption(tabLength, 'tabLength', 'number')
+    this.indentation.choose('tabLength', tabLength)
     this.displayLayer.reset({ tabLength })
   }
 
@@ -1111,6 +1128,7 @@ export class TextEditor {
     if (!this.alive) return
     this.alive = false
     this.subscriptions.dispose()
+    this.indentation.dispose()
     this.decorations.destroy()
     for (const selection of this.selections.slice()) selection.destroy()
     this.selectionsMarkerLayer.destroy()

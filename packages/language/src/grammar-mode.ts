@@ -32,7 +32,20 @@ export interface SyntaxSource {
   destroy(): void
 }
 
-const FIRST_NON_WHITESPACE = /\S/
+// Where a row's text starts, for the comment test. Atom's tree-sitter modes search with the
+// buffer's engine, whose `\S` is anything but ASCII whitespace (a no-break space is text
+// there, and no comment starts on it); its TextMate modes skip tabs and spaces only.
+const FIRST_NON_ASCII_SPACE = /[^\t\n\v\f\r ]/
+const FIRST_NON_TAB_OR_SPACE = /[^\t ]/
+
+const DEFAULT_COMMENT_NODE_TYPES: readonly string[] = ['comment']
+
+/**
+ * Atom's TextMate test for a comment scope: `comment` begins one of the scope's words, so
+ * `comment.line.double-slash.js` and `punctuation.definition.comment.go` both count.
+ */
+const COMMENT_SCOPE = /\bcomment/
+const isCommentScope = (scope: string): boolean => COMMENT_SCOPE.test(scope)
 
 /**
  * A language with a grammar: scopes from its TextMate grammar, node types from its
@@ -182,17 +195,28 @@ export class GrammarLanguageMode implements LanguageMode {
     return new ScopeDescriptor([this.settings.scopeName, ...types])
   }
 
-  /** A row is a comment when its first non-blank character is in a comment; blank rows are not. */
+  /**
+   * Whether `row` is a comment row, as Atom's language modes decide: its first non-blank
+   * character lies in a comment (blank rows are not comments). A language with a tree-sitter
+   * grammar answers from its syntax tree, as Atom's tree-sitter modes do, counting only the
+   * node types its highlights scope as comments (`commentNodeTypes`); one with only a
+   * TextMate grammar answers from the scopes there. Undefined until a parser is attached.
+   *
+   * @example mode.isRowCommented(0) // '  // note' => true, 'f() // note' => false
+   */
   isRowCommented(row: number): boolean | undefined {
     const line = this.buffer.lineForRow(row) ?? ''
-    const column = line.search(FIRST_NON_WHITESPACE)
-    if (column < 0) return false
-    const at = new Point(row, column)
-    if (this.scopes !== null) {
-      return this.scopes.scopesAt(at).some((scope) => scope.startsWith('comment'))
+    if (this.syntax !== null && this.settings.treeSitter !== undefined) {
+      const column = line.search(FIRST_NON_ASCII_SPACE)
+      if (column < 0) return false
+      const commentTypes = this.settings.commentNodeTypes ?? DEFAULT_COMMENT_NODE_TYPES
+      const types = this.syntax.nodeTypesAt(new Point(row, column))
+      return types.some((type) => commentTypes.includes(type))
     }
-    if (this.syntax !== null) {
-      return this.syntax.nodeTypesAt(at).some((type) => type.includes('comment'))
+    if (this.scopes !== null) {
+      const column = line.search(FIRST_NON_TAB_OR_SPACE)
+      if (column < 0) return false
+      return this.scopes.scopesAt(new Point(row, column)).some(isCommentScope)
     }
     return undefined
   }

@@ -14,10 +14,19 @@ export {
   setAssetLocator,
 } from './assets.js'
 export { GrammarLanguageMode, type ScopeSource, type SyntaxSource } from './grammar-mode.js'
+export {
+  ATOM_DEFAULT_INDENTATION,
+  detectIndentation,
+  type IndentationGuess,
+  MAX_DETECTION_ROWS,
+  MAX_INDENT_STEP,
+  resolveIndentation,
+} from './indentation.js'
 export { type CommentStrings, indentLevelForLine, type LanguageMode } from './language-mode.js'
 export {
   type CommentTokens,
   grammarForFileName,
+  type IndentationSettings,
   LANGUAGES,
   type LanguageSettings,
   languageSettings,

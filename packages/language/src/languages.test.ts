@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest'
 import { GrammarLanguageMode } from './grammar-mode.js'
 import { grammarForFileName, LANGUAGES, languageSettings } from './languages.js'
 import { PlainTextMode } from './plain-text-mode.js'
-import { createLanguageMode } from './registry.js'
+import { createLanguageMode, loadLanguage } from './registry.js'
 
 describe('languages', () => {
   it('are chosen by file name, longest ending first, ignoring directories and case', () => {
@@ -17,6 +17,7 @@ describe('languages', () => {
     expect(grammarForFileName('site.css')).toBe('css')
     expect(grammarForFileName('index.html')).toBe('html')
     expect(grammarForFileName('.babelrc')).toBe('json')
+    expect(grammarForFileName('cmd/main.go')).toBe('go')
     expect(grammarForFileName('notes.txt')).toBeNull()
     expect(grammarForFileName('Makefile')).toBeNull()
   })
@@ -77,10 +78,21 @@ describe('GrammarLanguageMode from settings alone', () => {
     expect(mode.suggestedIndentForBufferRow(3, 4)).toBe(1)
   })
 
-  it('outdents an edited row only below the row above', () => {
+  it('indents Go labels at their switch, and the statements under them', () => {
+    const mode = modeFor('go', 'switch x {\ncase 1:\n\tf()\ncase 2:\n\tg()\n}')
+    expect(mode.suggestedIndentForBufferRow(1, 4)).toBe(0)
+    expect(mode.suggestedIndentForBufferRow(2, 4)).toBe(1)
+    expect(mode.suggestedIndentForBufferRow(3, 4)).toBe(0)
+    expect(mode.suggestedIndentForBufferRow(5, 4)).toBe(0)
+  })
+
+  it('outdents an edited row only below the row above, and keeps the level of one that does not close', () => {
     const mode = modeFor('javascript', 'f(() => {\n    x\n    }\n  ]')
     expect(mode.suggestedIndentForEditedBufferRow(2, 2)).toBe(1)
-    expect(mode.suggestedIndentForEditedBufferRow(1, 2)).toBeUndefined()
+    // A tree-sitter language answers the row's own level, so the editor rewrites its
+    // indentation in its own unit, as Atom's tree-sitter modes do.
+    expect(mode.suggestedIndentForEditedBufferRow(1, 2)).toBe(2)
+    expect(mode.suggestedIndentForEditedBufferRow(0, 2)).toBeUndefined()
   })
 
   it('uses the language non-word characters and its root scope before parsers load', () => {
@@ -92,5 +104,15 @@ describe('GrammarLanguageMode from settings alone', () => {
     ])
     expect(mode.isRowCommented(0)).toBeUndefined()
     expect(mode.hasScopes()).toBe(false)
+  })
+})
+
+describe('Go', () => {
+  it('loads its grammar and finds comment rows from its scopes', async () => {
+    await loadLanguage('go')
+    const mode = createLanguageMode('go', new TextBuffer({ text: '// Package x.\npackage x' }))
+    expect(mode.isRowCommented(0)).toBe(true)
+    expect(mode.isRowCommented(1)).toBe(false)
+    expect(mode.scopeDescriptorForPosition(new Point(1, 0)).getScopesArray()[0]).toBe('source.go')
   })
 })

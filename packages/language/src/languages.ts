@@ -34,6 +34,25 @@ export interface LanguageSettings {
   readonly decreaseIndentPattern?: RegExp
   /** Characters that end words in this language (undefined: the editor's setting). */
   readonly nonWordCharacters?: string
+  /**
+   * Syntax-tree node types that Atom's tree-sitter grammar scopes as comments (default
+   * `['comment']`): a row starting inside one is a comment row. Other nodes whose type
+   * merely mentions comments (JavaScript's `html_comment`) get no comment scope there.
+   */
+  readonly commentNodeTypes?: readonly string[]
+  /**
+   * How a file of this language is indented when it has no indented rows to detect it from
+   * (default: Atom's two-column soft tabs).
+   */
+  readonly defaultIndentation?: IndentationSettings
+}
+
+/** An indentation unit: spaces (`softTabs`) of `tabLength` columns, or one tab character. */
+export interface IndentationSettings {
+  /** Whether indenting inserts spaces rather than a tab character. */
+  readonly softTabs: boolean
+  /** Columns of one indentation level (and of a tab character). */
+  readonly tabLength: number
 }
 
 // The patterns test one line at a time; comments show the alternatives separately.
@@ -65,6 +84,8 @@ export const LANGUAGES: readonly LanguageSettings[] = [
     treeSitter: { pkg: 'tree-sitter-javascript', path: 'tree-sitter-javascript.wasm' },
     fileExtensions: ['.js', '.mjs', '.cjs', '.jsx'],
     comments: C_STYLE_COMMENTS,
+    // The first row's `#!` line is scoped as a shebang comment.
+    commentNodeTypes: ['comment', 'hash_bang_line'],
     increaseIndentPattern: C_STYLE_INCREASE,
     decreaseIndentPattern: C_STYLE_DECREASE,
     nonWordCharacters: SCRIPT_NON_WORD_CHARACTERS,
@@ -105,6 +126,26 @@ export const LANGUAGES: readonly LanguageSettings[] = [
     increaseIndentPattern:
       /^\s*(class|def|elif|else|except|finally|for|if|try|with|while|match|case|async\s+(def|for|with))\b.*:\s*(#.*)?$/,
     decreaseIndentPattern: /^\s*(elif|else|except|finally)\b.*:/,
+    // PEP 8: four spaces.
+    defaultIndentation: { softTabs: true, tabLength: 4 },
+  },
+  {
+    id: 'go',
+    name: 'Go',
+    scopeName: 'source.go',
+    textMateGrammar: 'go',
+    fileExtensions: ['.go'],
+    comments: C_STYLE_COMMENTS,
+    // As C, and a `case` or `default` label opens the statements under it.
+    increaseIndentPattern: new RegExp(
+      [C_STYLE_INCREASE.source, '^\\s*(case\\b.*|default\\s*):\\s*(//.*)?$'].join('|'),
+    ),
+    // A label sits at its `switch`'s level, one below the statements above it.
+    decreaseIndentPattern: new RegExp(
+      [C_STYLE_DECREASE.source, '^\\s*(case\\b.*|default\\s*):\\s*(//.*)?$'].join('|'),
+    ),
+    // gofmt indents with tabs.
+    defaultIndentation: { softTabs: false, tabLength: 4 },
   },
   {
     id: 'json',

@@ -24,9 +24,16 @@ export class PlainTextMode implements LanguageMode {
   private readRows = new Set<number>()
   private readonly subscription: Disposable
 
-  /** Follows `buffer`'s changes to forget edited rows. */
+  /**
+   * Follows `buffer`'s edits as each is made to forget edited rows (as Atom's mode does, so
+   * that a row read later in the same transaction stays read).
+   */
   constructor(private readonly buffer: TextBuffer) {
-    this.subscription = buffer.onDidChange(({ changes }) => this.forgetEditedRows(changes))
+    this.subscription = buffer.followEdits({
+      textDidChange: (changes) => this.forgetEditedRows(changes),
+      textDidReset: () => this.readRows.clear(),
+      transactionDidEnd: () => {},
+    })
   }
 
   scopeDescriptorForPosition(position: Point): ScopeDescriptor {
@@ -62,12 +69,21 @@ export class PlainTextMode implements LanguageMode {
     return this.indentOfRowAbove(row, tabLength, true)
   }
 
-  /** Plain text never outdents a row being typed on. */
-  suggestedIndentForEditedBufferRow(): undefined {
+  /**
+   * Plain text never outdents a row being typed on. Atom first reads the scopes of an
+   * indented row to find its outdent pattern, so such a row counts as read.
+   */
+  suggestedIndentForEditedBufferRow(row: number, tabLength: number): undefined {
+    const line = this.buffer.lineForRow(row)
+    if (line !== undefined && indentLevelForLine(line, tabLength) !== 0) {
+      this.scopeDescriptorForPosition(new Point(row, 0))
+    }
     return undefined
   }
 
-  commentStringsForPosition(): CommentStrings {
+  /** Plain text has no comment syntax; Atom reads the scopes at `position` to find that out. */
+  commentStringsForPosition(position: Point): CommentStrings {
+    this.scopeDescriptorForPosition(position)
     return {}
   }
 

@@ -267,6 +267,9 @@ interface ActualStep {
   events: RecordedEvent[]
 }
 
+/** Atom's defaults for the options an editor would otherwise detect from its text. */
+const ATOM_INDENTATION = { tabLength: 2, softTabs: true }
+
 class EditorSession {
   readonly editor: EditorLike
   readonly clipboard: ClipboardLike
@@ -283,7 +286,13 @@ class EditorSession {
     this.scenario = scenario
     this.clipboard = new ClipboardClass()
     const grammar = scenario.grammar === undefined ? {} : { grammar: scenario.grammar }
-    const params = { text: scenario.text, clipboard: this.clipboard, ...scenario.options }
+    // Atom's bare TextEditor never detects indentation: its defaults stand unless given.
+    const params = {
+      text: scenario.text,
+      clipboard: this.clipboard,
+      ...ATOM_INDENTATION,
+      ...scenario.options,
+    }
     this.editor = new EditorClass({ ...params, ...grammar })
     this.editor.observeCursors((cursor) => this.numberOfCursor(cursor))
     for (const fold of scenario.folds ?? []) this.applyFold(fold)
