@@ -14,6 +14,7 @@ export {
   setAssetLocator,
 } from './assets.js'
 export { GrammarLanguageMode, type ScopeSource, type SyntaxSource } from './grammar-mode.js'
+export { type IndentFoldRules, IndentFolds } from './indent-folds.js'
 export { type CommentStrings, indentLevelForLine, type LanguageMode } from './language-mode.js'
 export {
   type CommentTokens,
