@@ -21,6 +21,7 @@ import { Cursor, type CursorPositionChangeEvent } from './cursor.js'
 import { type Decoration, type DecorationProperties, DecorationSet } from './decorations.js'
 import { type DisplayMarker, DisplayMarkerLayer } from './display-marker.js'
 import { type EditorEdits, editorEdits, type WillInsertTextEvent } from './editor-edits.js'
+import { type FoldCommands, foldCommands } from './fold-commands.js'
 import { type MultiCursorCommands, multiCursorCommands } from './multi-cursor-commands.js'
 import { paragraphRangeAtRow } from './paragraphs.js'
 import { Selection, type SelectionRangeChangeEvent, type SetRangeOptions } from './selection.js'
@@ -1221,9 +1222,10 @@ export class TextEditor {
 }
 
 // The editor-wide moves and extensions live in multi-cursor-commands.ts, the editor-wide text
-// changes, clipboard, undo and indentation in editor-edits.ts.
-export interface TextEditor extends MultiCursorCommands, EditorEdits {}
-Object.assign(TextEditor.prototype, multiCursorCommands, editorEdits)
+// changes, clipboard, undo and indentation in editor-edits.ts, the fold commands in
+// fold-commands.ts.
+export interface TextEditor extends MultiCursorCommands, EditorEdits, FoldCommands {}
+Object.assign(TextEditor.prototype, multiCursorCommands, editorEdits, foldCommands)
 
 /** The selection a marker of the selections layer stands for. */
 const selectionOf = (marker: DisplayMarker): Selection | null =>
