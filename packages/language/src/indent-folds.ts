@@ -44,13 +44,15 @@ export class IndentFolds {
   /**
    * The fold that `point` folds into: the fold starting on its row when `point` is at the end
    * of the row, else the nearest fold starting on a row above that reaches its row. Null when
-   * there is none.
+   * there is none (always for a row past the last).
    *
    * @example folds.getFoldableRangeContainingPoint(new Point(1, 0), 2)
    */
   getFoldableRangeContainingPoint(point: Point, tabLength: number): Range | null {
-    const { row, column } = this.buffer.clipPosition(point)
-    if (column >= (this.buffer.lineLengthForRow(row) ?? 0)) {
+    // Not clipped, as in Atom: a row past the end has no fold, nor any fold reaching it.
+    const { row, column } = point
+    const lineLength = this.buffer.lineLengthForRow(row)
+    if (lineLength !== undefined && column >= lineLength) {
       const endRow = this.endRowForFoldAtRow(row, tabLength)
       if (endRow !== undefined) return this.foldRange(row, endRow)
     }
