@@ -1,5 +1,6 @@
 import type { TextBuffer } from '@tandem/buffer'
-import { type Disposable, Emitter, Point } from '@tandem/text'
+import { type Disposable, Emitter, Point, type Range } from '@tandem/text'
+import { IndentFolds } from './indent-folds.js'
 import { type CommentStrings, indentLevelForLine, type LanguageMode } from './language-mode.js'
 import type { LanguageSettings } from './languages.js'
 import { ScopeDescriptor } from './scope-descriptor.js'
@@ -32,6 +33,18 @@ export interface SyntaxSource {
   destroy(): void
 }
 
+/** Where a language folds, kept in step with the buffer (a syntax tree's fold query). */
+export interface FoldSource {
+  /** The fold starting on `point`'s row when `point` ends it, else the nearest one around it. */
+  getFoldableRangeContainingPoint(point: Point): Range | null
+  /** Every fold, in buffer order, one at most per row. */
+  getFoldableRanges(): Range[]
+  /** The folds nested in exactly `level` others. */
+  getFoldableRangesAtIndentLevel(level: number): Range[]
+  /** Whether a fold starts on `row`. */
+  isFoldableAtRow(row: number): boolean
+}
+
 const FIRST_NON_WHITESPACE = /\S/
 
 /**
@@ -45,6 +58,9 @@ const FIRST_NON_WHITESPACE = /\S/
  * above, one level more when that row matches the increase pattern (and is not a comment),
  * one level less when the row itself matches the decrease pattern.
  *
+ * Folds come from the syntax tree's fold query where the language has one (none until it is
+ * attached), else from indentation, runs of comment rows folding together.
+ *
  * @example const mode = new GrammarLanguageMode(buffer, languageSettings('javascript'))
  */
 export class GrammarLanguageMode implements LanguageMode {
@@ -53,6 +69,9 @@ export class GrammarLanguageMode implements LanguageMode {
   private scopes: ScopeSource | null = null
   private scopesSubscription: Disposable | null = null
   private syntax: SyntaxSource | null = null
+  private folds: FoldSource | null = null
+  /** Folds by indentation, for languages without a fold query. */
+  private readonly indentFolds: IndentFolds | null
   private destroyed = false
   private loadError: Error | null = null
   private readonly emitter = new Emitter<{
@@ -68,13 +87,21 @@ export class GrammarLanguageMode implements LanguageMode {
   ) {
     this.id = settings.id
     this.indentsRowsTogether = settings.treeSitter !== undefined
+    this.indentFolds =
+      settings.foldQuery === undefined
+        ? new IndentFolds(buffer, { isRowCommented: (row) => this.isRowCommented(row) })
+        : null
   }
 
   /**
    * Starts using parsers made for this mode's buffer (they then belong to the mode, which
    * destroys them with itself). Fires `onDidChangeHighlighting`.
    */
-  attach(parsers: { scopes?: ScopeSource | null; syntax?: SyntaxSource | null }): void {
+  attach(parsers: {
+    scopes?: ScopeSource | null
+    syntax?: SyntaxSource | null
+    folds?: FoldSource | null
+  }): void {
     if (this.destroyed) {
       parsers.scopes?.destroy()
       parsers.syntax?.destroy()
@@ -93,6 +120,7 @@ export class GrammarLanguageMode implements LanguageMode {
       this.syntax?.destroy()
       this.syntax = parsers.syntax
     }
+    if (parsers.folds) this.folds = parsers.folds
     this.emitter.emit('did-change-highlighting')
   }
 
@@ -240,6 +268,30 @@ export class GrammarLanguageMode implements LanguageMode {
     return {}
   }
 
+  getFoldableRangeContainingPoint(point: Point, tabLength: number): Range | null {
+    if (this.indentFolds !== null) {
+      return this.indentFolds.getFoldableRangeContainingPoint(point, tabLength)
+    }
+    return this.folds?.getFoldableRangeContainingPoint(point) ?? null
+  }
+
+  getFoldableRanges(tabLength: number): Range[] {
+    if (this.indentFolds !== null) return this.indentFolds.getFoldableRanges(tabLength)
+    return this.folds?.getFoldableRanges() ?? []
+  }
+
+  getFoldableRangesAtIndentLevel(level: number, tabLength: number): Range[] {
+    if (this.indentFolds !== null) {
+      return this.indentFolds.getFoldableRangesAtIndentLevel(level, tabLength)
+    }
+    return this.folds?.getFoldableRangesAtIndentLevel(level) ?? []
+  }
+
+  isFoldableAtRow(row: number): boolean {
+    if (this.indentFolds !== null) return this.indentFolds.isFoldableAtRow(row)
+    return this.folds?.isFoldableAtRow(row) ?? false
+  }
+
   destroy(): void {
     if (this.destroyed) return
     this.destroyed = true
@@ -248,6 +300,7 @@ export class GrammarLanguageMode implements LanguageMode {
     this.syntax?.destroy()
     this.scopes = null
     this.syntax = null
+    this.folds = null
     this.emitter.dispose()
   }
 
