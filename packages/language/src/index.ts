@@ -13,7 +13,12 @@ export {
   type PackageAsset,
   setAssetLocator,
 } from './assets.js'
-export { GrammarLanguageMode, type ScopeSource, type SyntaxSource } from './grammar-mode.js'
+export {
+  type FoldSource,
+  GrammarLanguageMode,
+  type ScopeSource,
+  type SyntaxSource,
+} from './grammar-mode.js'
 export { type IndentFoldRules, IndentFolds } from './indent-folds.js'
 export { type CommentStrings, indentLevelForLine, type LanguageMode } from './language-mode.js'
 export {
@@ -40,6 +45,7 @@ export {
   type TokenizedRows,
 } from './textmate.js'
 export { loadOniguruma, loadTextMateGrammar, type TextMateGrammar } from './textmate-grammar.js'
+export { SyntaxFolds } from './tree-sitter-folds.js'
 export {
   initTreeSitter,
   loadTreeSitterLanguage,
