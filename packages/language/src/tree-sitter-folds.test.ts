@@ -128,6 +128,11 @@ describe('JavaScript folds', () => {
     ])
     // Every branch is its own fold: none nests in another.
     expect(atLevel(mode, 0)).toHaveLength(3)
+    // Asked about the `if` row alone, with the `else` rows out of the query's range.
+    expect(json(mode.getFoldableRangeContainingPoint!(new Point(0, Infinity), 2))).toEqual([
+      [0, 8],
+      [1, 5],
+    ])
   })
 
   it('fold block comments to just before `*/`, never line comments', () => {
@@ -196,6 +201,19 @@ describe('JavaScript folds', () => {
     expect(around(0, 3)).toBeNull()
   })
 
+  it('count columns in UTF-16 units and rows across CRLF endings', () => {
+    const mode = createLanguageMode(
+      'javascript',
+      new TextBuffer({ text: 'const s = "😀😀"\r\nfunction f() {\r\n  g()\r\n}\r\n' }),
+    )
+    expect(folds(mode)).toEqual([
+      [
+        [1, 14],
+        [3, 0],
+      ],
+    ])
+  })
+
   it('follow edits', () => {
     const buffer = new TextBuffer({ text: 'f()' })
     const mode = createLanguageMode('javascript', buffer)
@@ -207,42 +225,77 @@ describe('JavaScript folds', () => {
     ])
   })
 
-  it('answer each row alone as when asked for every fold (seeded random texts)', () => {
-    const pieces = [
-      'function f(a) {',
-      'if (a) {',
-      '} else {',
-      '}',
-      'const o = {',
-      'call(',
-      ')',
-      '/* note',
-      'end */',
-      'x = `a',
-      'b`',
-      'return 1',
-      '',
-    ]
-    for (const seed of seeds(20)) {
+  it('answer each row alone as when asked for every fold (seeded random programs)', () => {
+    for (const seed of seeds(25)) {
       const random = new Random(seed)
-      const lines = Array.from({ length: random.int(1, 30) }, () => {
-        return '  '.repeat(random.int(0, 3)) + random.pick(pieces)
-      })
-      const mode = modeFor('javascript', lines)
-      const all = mode.getFoldableRanges!(2)
-      const byRow = new Map(all.map((range) => [range.start.row, json(range)]))
-      for (let row = 0; row < lines.length; row++) {
-        const context = `seed ${seed}, row ${row}:\n${lines.join('\n')}`
-        expect(mode.isFoldableAtRow!(row), context).toBe(byRow.has(row))
-        const own = mode.getFoldableRangeContainingPoint!(new Point(row, Infinity), 2)
-        if (byRow.has(row)) expect(json(own), context).toEqual(byRow.get(row))
-      }
-      // Nesting levels share out every fold exactly once.
-      const levels = [0, 1, 2, 3, 4, 5, 6, 7].flatMap((level) => atLevel(mode, level))
-      expect(levels.length, `seed ${seed}`).toBe(all.length)
+      const lines: string[] = []
+      randomJavaScript(random, lines, 0)
+      expectRowsAgreeWithWhole(modeFor('javascript', lines), lines, `seed ${seed}`)
     }
   })
 })
+
+/** Appends a random JavaScript block of statements at indentation `depth` to `lines`. */
+const randomJavaScript = (random: Random, lines: string[], depth: number): void => {
+  const pad = '  '.repeat(depth)
+  const count = random.int(1, depth === 0 ? 6 : 3)
+  for (let i = 0; i < count; i++) {
+    const deeper = depth < 3
+    switch (random.int(0, 7)) {
+      case 0:
+        if (!deeper) break
+        lines.push(`${pad}function f${i}(a) {`)
+        randomJavaScript(random, lines, depth + 1)
+        lines.push(`${pad}}`)
+        break
+      case 1: {
+        if (!deeper) break
+        lines.push(`${pad}if (a) {`)
+        randomJavaScript(random, lines, depth + 1)
+        const branches = random.int(0, 2)
+        for (let b = 0; b < branches; b++) {
+          lines.push(b === branches - 1 ? `${pad}} else {` : `${pad}} else if (b) {`)
+          randomJavaScript(random, lines, depth + 1)
+        }
+        lines.push(`${pad}}`)
+        break
+      }
+      case 2:
+        lines.push(`${pad}const o = {`, `${pad}  k: [`, `${pad}    1,`, `${pad}  ],`, `${pad}}`)
+        break
+      case 3:
+        lines.push(`${pad}call(`, `${pad}  a,`, `${pad})`)
+        break
+      case 4:
+        lines.push(`${pad}/* note`, `${pad}   more */`)
+        break
+      case 5:
+        lines.push(`${pad}x = \`a`, 'b`')
+        break
+      case 6:
+        lines.push('')
+        break
+      default:
+        lines.push(`${pad}// line`, `${pad}g(a)`)
+    }
+  }
+}
+
+/** Checks every row's own answers against the answer about every fold at once. */
+const expectRowsAgreeWithWhole = (mode: LanguageMode, lines: string[], context: string) => {
+  const all = mode.getFoldableRanges!(2)
+  const byRow = new Map(all.map((range) => [range.start.row, json(range)]))
+  for (let row = 0; row < lines.length; row++) {
+    const where = `${context}, row ${row}:\n${lines.join('\n')}`
+    expect(mode.isFoldableAtRow!(row), where).toBe(byRow.has(row))
+    const own = mode.getFoldableRangeContainingPoint!(new Point(row, Infinity), 2)
+    if (byRow.has(row)) expect(json(own), where).toEqual(byRow.get(row))
+    else if (own !== null) expect(own.start.row, where).toBeLessThan(row)
+  }
+  // Nesting levels share out every fold exactly once.
+  const levels = [0, 1, 2, 3, 4, 5, 6, 7, 8].flatMap((level) => atLevel(mode, level))
+  expect(levels.length, context).toBe(all.length)
+}
 
 describe('other tree-sitter languages', () => {
   it('TypeScript folds interfaces and enums, and every if block a row short', () => {
@@ -285,6 +338,35 @@ describe('other tree-sitter languages', () => {
         [2, 4],
       ],
     ])
+  })
+
+  it('Python answers each row alone as when asked for every fold (seeded random programs)', () => {
+    const blocks = (random: Random, lines: string[], depth: number): void => {
+      const pad = '    '.repeat(depth)
+      for (let i = random.int(1, 3); i > 0; i--) {
+        const kind = depth < 3 ? random.int(0, 4) : 4
+        if (kind === 0) lines.push(`${pad}if a:`)
+        else if (kind === 1) lines.push(`${pad}try:`)
+        else if (kind === 2) lines.push(`${pad}def f(a,`, `${pad}      b):`)
+        else if (kind === 3) lines.push(`${pad}x = [`, `${pad}    1,`, `${pad}]`)
+        else lines.push(`${pad}pass`)
+        if (kind === 3 || kind === 4) continue
+        blocks(random, lines, depth + 1)
+        if (kind === 0 && random.chance(0.5)) {
+          lines.push(`${pad}else:`)
+          blocks(random, lines, depth + 1)
+        }
+        if (kind === 1) {
+          lines.push(`${pad}except E:`)
+          blocks(random, lines, depth + 1)
+        }
+      }
+    }
+    for (const seed of seeds(15)) {
+      const lines: string[] = []
+      blocks(new Random(seed), lines, 0)
+      expectRowsAgreeWithWhole(modeFor('python', lines), lines, `seed ${seed}`)
+    }
   })
 
   it('Python folds blocks to their end, try up to its first except', () => {

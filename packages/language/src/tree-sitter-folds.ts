@@ -127,12 +127,20 @@ export class SyntaxFolds {
   private foldsByRow(startRow: number, endRow: number): Map<number, Range> {
     const folds = new Map<number, Range>()
     if (startRow >= endRow) return folds
-    for (const boundary of this.boundaries(startRow, endRow)) {
+    const lineCount = this.syntax.buffer.getLineCount()
+    const boundaries = this.boundaries(startRow, endRow)
+    // A divided fold looks for its end in the rest of the text: read that once per call.
+    let rest: Boundary[] | null = endRow >= lineCount ? boundaries : null
+    for (const boundary of boundaries) {
       if (folds.has(boundary.row)) continue
       const { name } = boundary.capture
       let fold: Range | null = null
-      if (name === 'fold') fold = this.resolveSimpleFold(boundary)
-      else if (name === 'fold.start') fold = this.resolveDividedFold(boundary)
+      if (name === 'fold') {
+        fold = this.resolveSimpleFold(boundary)
+      } else if (name === 'fold.start') {
+        rest ??= this.boundaries(startRow, lineCount)
+        fold = this.resolveDividedFold(boundary, rest)
+      }
       if (fold !== null) folds.set(boundary.row, fold)
     }
     return folds
@@ -184,14 +192,15 @@ export class SyntaxFolds {
     return foldRange(start, end)
   }
 
-  /** A `@fold.start`: up to the next `@fold.end` that no later `@fold.start` claims. */
-  private resolveDividedFold(boundary: Boundary): Range | null {
-    const lineCount = this.syntax.buffer.getLineCount()
-    const later = this.boundaries(boundary.row, lineCount)
+  /**
+   * A `@fold.start`: up to the next `@fold.end` that no later `@fold.start` claims, looked for
+   * in `rest` (the boundaries from its row or before to the end of the text).
+   */
+  private resolveDividedFold(boundary: Boundary, rest: readonly Boundary[]): Range | null {
     let depth = 0
-    for (const other of later) {
-      // Captures earlier on the row come before it; its own node is not its end.
-      if (other.index < boundary.index) continue
+    for (let i = firstAtOrAfter(rest, boundary.index); i < rest.length; i++) {
+      const other = rest[i]!
+      // Its own node is not its end.
       if (other.capture.node.id === boundary.capture.node.id) continue
       if (other.isEnd) {
         if (depth === 0) return foldRange(this.endOfRow(boundary.row), this.dividedEnd(other))
@@ -257,6 +266,18 @@ export class SyntaxFolds {
   private endOfRow(row: number): Point {
     return this.syntax.buffer.clipPosition(new Point(row, Number.POSITIVE_INFINITY))
   }
+}
+
+/** The position in `boundaries` (sorted by offset) of the first one at `index` or after. */
+const firstAtOrAfter = (boundaries: readonly Boundary[], index: number): number => {
+  let low = 0
+  let high = boundaries.length
+  while (low < high) {
+    const middle = (low + high) >>> 1
+    if (boundaries[middle]!.index < index) low = middle + 1
+    else high = middle
+  }
+  return low
 }
 
 /** A fold from `start` to `end`; null unless it ends on a later row than it starts. */
