@@ -608,9 +608,11 @@ export class TextEditor {
     return this.displayLayer.foldBufferRange(range)
   }
 
-  /** Removes every fold; returns their ranges. */
+  /** Removes every fold; returns their ranges. When there were some, the cursor is scrolled to. */
   unfoldAll(): Range[] {
-    return this.displayLayer.destroyAllFolds()
+    const unfolded = this.displayLayer.destroyAllFolds()
+    if (unfolded.length > 0) this.getLastCursor().autoscroll()
+    return unfolded
   }
 
   /** Whether a fold touches a buffer row. */
