@@ -95,7 +95,8 @@ export class GrammarLanguageMode implements LanguageMode {
 
   /**
    * Starts using parsers made for this mode's buffer (they then belong to the mode, which
-   * destroys them with itself). Fires `onDidChangeHighlighting`.
+   * destroys them with itself), and the folds read from its syntax tree. Fires
+   * `onDidChangeHighlighting`.
    */
   attach(parsers: {
     scopes?: ScopeSource | null
@@ -119,6 +120,8 @@ export class GrammarLanguageMode implements LanguageMode {
     if (parsers.syntax) {
       this.syntax?.destroy()
       this.syntax = parsers.syntax
+      // Folds read the old tree: they go with it unless new ones come.
+      this.folds = null
     }
     if (parsers.folds) this.folds = parsers.folds
     this.emitter.emit('did-change-highlighting')
