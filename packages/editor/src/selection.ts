@@ -409,6 +409,19 @@ export class Selection {
     if (options?.autoscroll ?? this.isLastSelection()) this.cursor.autoscroll()
   }
 
+  /**
+   * Folds the selected range (nothing when it is empty) and leaves a caret at its end, just
+   * after the fold on screen.
+   *
+   * @example editor.setSelectedBufferRange([[1, 0], [3, 0]]); editor.getLastSelection().fold()
+   */
+  fold(): void {
+    const range = this.getBufferRange()
+    if (range.isEmpty()) return
+    this.editor.foldBufferRange(range)
+    this.cursor.setBufferPosition(range.end)
+  }
+
   // Multiple selections
 
   /** Merges `other` into this selection (the union of both ranges) and destroys `other`. */

@@ -21,6 +21,7 @@ import { Cursor, type CursorPositionChangeEvent } from './cursor.js'
 import { type Decoration, type DecorationProperties, DecorationSet } from './decorations.js'
 import { type DisplayMarker, DisplayMarkerLayer } from './display-marker.js'
 import { type EditorEdits, editorEdits, type WillInsertTextEvent } from './editor-edits.js'
+import { type FoldCommands, foldCommands } from './fold-commands.js'
 import { IndentationDetection } from './indentation-detection.js'
 import { type LineCommands, lineCommands } from './line-commands.js'
 import { type MultiCursorCommands, multiCursorCommands } from './multi-cursor-commands.js'
@@ -625,9 +626,11 @@ export class TextEditor {
     return this.displayLayer.foldBufferRange(range)
   }
 
-  /** Removes every fold; returns their ranges. */
+  /** Removes every fold; returns their ranges. When there were some, the cursor is scrolled to. */
   unfoldAll(): Range[] {
-    return this.displayLayer.destroyAllFolds()
+    const unfolded = this.displayLayer.destroyAllFolds()
+    if (unfolded.length > 0) this.getLastCursor().autoscroll()
+    return unfolded
   }
 
   /** Whether a fold touches a buffer row. */
@@ -1259,9 +1262,10 @@ export class TextEditor {
 }
 
 // The editor-wide moves and extensions live in multi-cursor-commands.ts, the editor-wide text
-// changes, clipboard, undo and indentation in editor-edits.ts.
-export interface TextEditor extends MultiCursorCommands, EditorEdits, LineCommands {}
-Object.assign(TextEditor.prototype, multiCursorCommands, editorEdits, lineCommands)
+// changes, clipboard, undo and indentation in editor-edits.ts, the line commands in
+// line-commands.ts, the fold commands in fold-commands.ts.
+export interface TextEditor extends MultiCursorCommands, EditorEdits, LineCommands, FoldCommands {}
+Object.assign(TextEditor.prototype, multiCursorCommands, editorEdits, lineCommands, foldCommands)
 
 /** The selection a marker of the selections layer stands for. */
 const selectionOf = (marker: DisplayMarker): Selection | null =>

@@ -1,5 +1,6 @@
 import type { TextBuffer } from '@tandem/buffer'
-import { type Disposable, Emitter, Point } from '@tandem/text'
+import { type Disposable, Emitter, Point, type Range } from '@tandem/text'
+import { IndentFolds } from './indent-folds.js'
 import { type CommentStrings, indentLevelForLine, type LanguageMode } from './language-mode.js'
 import type { LanguageSettings } from './languages.js'
 import { ScopeDescriptor } from './scope-descriptor.js'
@@ -32,6 +33,18 @@ export interface SyntaxSource {
   destroy(): void
 }
 
+/** Where a language folds, kept in step with the buffer (a syntax tree's fold query). */
+export interface FoldSource {
+  /** The fold starting on `point`'s row when `point` ends it, else the nearest one around it. */
+  getFoldableRangeContainingPoint(point: Point): Range | null
+  /** Every fold, in buffer order, one at most per row. */
+  getFoldableRanges(): Range[]
+  /** The folds nested in exactly `level` others. */
+  getFoldableRangesAtIndentLevel(level: number): Range[]
+  /** Whether a fold starts on `row`. */
+  isFoldableAtRow(row: number): boolean
+}
+
 // Where a row's text starts, for the comment test. Atom's tree-sitter modes search with the
 // buffer's engine, whose `\S` is anything but ASCII whitespace (a no-break space is text
 // there, and no comment starts on it); its TextMate modes skip tabs and spaces only.
@@ -58,6 +71,9 @@ const isCommentScope = (scope: string): boolean => COMMENT_SCOPE.test(scope)
  * above, one level more when that row matches the increase pattern (and is not a comment),
  * one level less when the row itself matches the decrease pattern.
  *
+ * Folds come from the syntax tree's fold query where the language has one (none until it is
+ * attached), else from indentation, runs of comment rows folding together.
+ *
  * @example const mode = new GrammarLanguageMode(buffer, languageSettings('javascript'))
  */
 export class GrammarLanguageMode implements LanguageMode {
@@ -66,6 +82,9 @@ export class GrammarLanguageMode implements LanguageMode {
   private scopes: ScopeSource | null = null
   private scopesSubscription: Disposable | null = null
   private syntax: SyntaxSource | null = null
+  private folds: FoldSource | null = null
+  /** Folds by indentation, for languages without a fold query. */
+  private readonly indentFolds: IndentFolds | null
   private destroyed = false
   private loadError: Error | null = null
   private readonly emitter = new Emitter<{
@@ -81,13 +100,22 @@ export class GrammarLanguageMode implements LanguageMode {
   ) {
     this.id = settings.id
     this.indentsRowsTogether = settings.treeSitter !== undefined
+    this.indentFolds =
+      settings.foldQuery === undefined
+        ? new IndentFolds(buffer, { isRowCommented: (row) => this.isRowCommented(row) })
+        : null
   }
 
   /**
    * Starts using parsers made for this mode's buffer (they then belong to the mode, which
-   * destroys them with itself). Fires `onDidChangeHighlighting`.
+   * destroys them with itself), and the folds read from its syntax tree. Fires
+   * `onDidChangeHighlighting`.
    */
-  attach(parsers: { scopes?: ScopeSource | null; syntax?: SyntaxSource | null }): void {
+  attach(parsers: {
+    scopes?: ScopeSource | null
+    syntax?: SyntaxSource | null
+    folds?: FoldSource | null
+  }): void {
     if (this.destroyed) {
       parsers.scopes?.destroy()
       parsers.syntax?.destroy()
@@ -105,7 +133,10 @@ export class GrammarLanguageMode implements LanguageMode {
     if (parsers.syntax) {
       this.syntax?.destroy()
       this.syntax = parsers.syntax
+      // Folds read the old tree: they go with it unless new ones come.
+      this.folds = null
     }
+    if (parsers.folds) this.folds = parsers.folds
     this.emitter.emit('did-change-highlighting')
   }
 
@@ -268,6 +299,30 @@ export class GrammarLanguageMode implements LanguageMode {
     return {}
   }
 
+  getFoldableRangeContainingPoint(point: Point, tabLength: number): Range | null {
+    if (this.indentFolds !== null) {
+      return this.indentFolds.getFoldableRangeContainingPoint(point, tabLength)
+    }
+    return this.folds?.getFoldableRangeContainingPoint(point) ?? null
+  }
+
+  getFoldableRanges(tabLength: number): Range[] {
+    if (this.indentFolds !== null) return this.indentFolds.getFoldableRanges(tabLength)
+    return this.folds?.getFoldableRanges() ?? []
+  }
+
+  getFoldableRangesAtIndentLevel(level: number, tabLength: number): Range[] {
+    if (this.indentFolds !== null) {
+      return this.indentFolds.getFoldableRangesAtIndentLevel(level, tabLength)
+    }
+    return this.folds?.getFoldableRangesAtIndentLevel(level) ?? []
+  }
+
+  isFoldableAtRow(row: number): boolean {
+    if (this.indentFolds !== null) return this.indentFolds.isFoldableAtRow(row)
+    return this.folds?.isFoldableAtRow(row) ?? false
+  }
+
   destroy(): void {
     if (this.destroyed) return
     this.destroyed = true
@@ -276,6 +331,7 @@ export class GrammarLanguageMode implements LanguageMode {
     this.syntax?.destroy()
     this.scopes = null
     this.syntax = null
+    this.folds = null
     this.emitter.dispose()
   }
 

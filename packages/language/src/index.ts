@@ -13,7 +13,13 @@ export {
   type PackageAsset,
   setAssetLocator,
 } from './assets.js'
-export { GrammarLanguageMode, type ScopeSource, type SyntaxSource } from './grammar-mode.js'
+export {
+  type FoldSource,
+  GrammarLanguageMode,
+  type ScopeSource,
+  type SyntaxSource,
+} from './grammar-mode.js'
+export { type IndentFoldRules, IndentFolds } from './indent-folds.js'
 export {
   ATOM_DEFAULT_INDENTATION,
   detectIndentation,
@@ -48,6 +54,7 @@ export {
   type TokenizedRows,
 } from './textmate.js'
 export { loadOniguruma, loadTextMateGrammar, type TextMateGrammar } from './textmate-grammar.js'
+export { SyntaxFolds } from './tree-sitter-folds.js'
 export {
   initTreeSitter,
   loadTreeSitterLanguage,

@@ -1,4 +1,4 @@
-import type { Disposable, Point } from '@tandem/text'
+import type { Disposable, Point, Range } from '@tandem/text'
 import type { ScopeDescriptor } from './scope-descriptor.js'
 import type { TextMateToken, TokenizedRows } from './textmate.js'
 
@@ -85,6 +85,37 @@ export interface LanguageMode {
    * @example mode.onDidChangeHighlighting?.(() => redrawAll())
    */
   onDidChangeHighlighting?(callback: () => void): Disposable
+  /**
+   * The fold that folding at `point` makes: the one starting on its row when `point` is at the
+   * end of the row (Atom asks with the column at Infinity), else the nearest one starting on a
+   * row above that contains it. Null when there is none, or while the language cannot tell
+   * yet (its syntax tree is not loaded). Absent in modes that never fold.
+   *
+   * @example mode.getFoldableRangeContainingPoint?.(new Point(3, Infinity), 2)
+   */
+  getFoldableRangeContainingPoint?(point: Point, tabLength: number): Range | null
+  /**
+   * Every fold the language finds, in buffer order, at most one starting on each row. Each
+   * starts at the end of its first row (so the row stays readable) and ends where the
+   * language says (the end of a row, or just before a closing bracket).
+   *
+   * @example mode.getFoldableRanges?.(2).map((range) => range.start.row)
+   */
+  getFoldableRanges?(tabLength: number): Range[]
+  /**
+   * The folds at nesting depth `level` (0: those inside no other fold). Plain text and
+   * TextMate languages count the indentation of the fold's first row instead, as Atom does.
+   *
+   * @example mode.getFoldableRangesAtIndentLevel?.(1, 2)
+   */
+  getFoldableRangesAtIndentLevel?(level: number, tabLength: number): Range[]
+  /**
+   * Whether a fold starts on `row` (a row that starts a fold shows a fold toggle in Atom's
+   * gutter).
+   *
+   * @example mode.isFoldableAtRow?.(0)
+   */
+  isFoldableAtRow?(row: number): boolean
   /** Stops following the buffer. */
   destroy(): void
 }

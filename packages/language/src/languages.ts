@@ -1,4 +1,5 @@
 import type { PackageAsset } from './assets.js'
+import { JAVASCRIPT_FOLDS, PYTHON_FOLDS, TSX_FOLDS, TYPESCRIPT_FOLDS } from './fold-queries.js'
 
 /** A language's comment delimiters, as typed when commenting (`'// '`, or a block's start and end). */
 export interface CommentTokens {
@@ -22,6 +23,11 @@ export interface LanguageSettings {
   readonly textMateGrammar: string
   /** The tree-sitter grammar's `.wasm`, where an npm package ships one. */
   readonly treeSitter?: PackageAsset
+  /**
+   * Where the language folds: a tree-sitter query over its syntax tree (see `fold-queries.ts`).
+   * Languages without one fold by indentation.
+   */
+  readonly foldQuery?: string
   /** File name endings that select the language (`.js`), matched case-insensitively. */
   readonly fileExtensions: readonly string[]
   /** Whole file names that select it (`Makefile`). */
@@ -82,6 +88,7 @@ export const LANGUAGES: readonly LanguageSettings[] = [
     scopeName: 'source.js',
     textMateGrammar: 'javascript',
     treeSitter: { pkg: 'tree-sitter-javascript', path: 'tree-sitter-javascript.wasm' },
+    foldQuery: JAVASCRIPT_FOLDS,
     fileExtensions: ['.js', '.mjs', '.cjs', '.jsx'],
     comments: C_STYLE_COMMENTS,
     // The first row's `#!` line is scoped as a shebang comment.
@@ -96,6 +103,7 @@ export const LANGUAGES: readonly LanguageSettings[] = [
     scopeName: 'source.ts',
     textMateGrammar: 'typescript',
     treeSitter: tsTreeSitter('tree-sitter-typescript.wasm'),
+    foldQuery: TYPESCRIPT_FOLDS,
     fileExtensions: ['.ts', '.mts', '.cts'],
     comments: C_STYLE_COMMENTS,
     increaseIndentPattern: C_STYLE_INCREASE,
@@ -108,6 +116,7 @@ export const LANGUAGES: readonly LanguageSettings[] = [
     scopeName: 'source.tsx',
     textMateGrammar: 'tsx',
     treeSitter: tsTreeSitter('tree-sitter-tsx.wasm'),
+    foldQuery: TSX_FOLDS,
     fileExtensions: ['.tsx'],
     comments: C_STYLE_COMMENTS,
     increaseIndentPattern: C_STYLE_INCREASE,
@@ -120,6 +129,7 @@ export const LANGUAGES: readonly LanguageSettings[] = [
     scopeName: 'source.python',
     textMateGrammar: 'python',
     treeSitter: { pkg: 'tree-sitter-python', path: 'tree-sitter-python.wasm' },
+    foldQuery: PYTHON_FOLDS,
     fileExtensions: ['.py', '.pyw', '.pyi'],
     comments: { line: '# ' },
     // A compound statement's header ends with a colon (maybe before a comment).

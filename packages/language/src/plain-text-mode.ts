@@ -1,5 +1,6 @@
 import type { BufferChange, TextBuffer } from '@tandem/buffer'
-import { type Disposable, Point } from '@tandem/text'
+import { type Disposable, Point, type Range } from '@tandem/text'
+import { IndentFolds } from './indent-folds.js'
 import { type CommentStrings, indentLevelForLine, type LanguageMode } from './language-mode.js'
 import { ScopeDescriptor } from './scope-descriptor.js'
 
@@ -16,6 +17,9 @@ const PLAIN_TEXT_SCOPE = 'text.plain.null-grammar'
  * and undefined for the others, and editing a row forgets it. Paragraph ranges stop where
  * that answer changes, so this mode keeps the same record to give the same paragraphs.
  *
+ * Folds follow indentation (see `IndentFolds`); looking for a fold at a row reads the row,
+ * as in Atom.
+ *
  * @example new PlainTextMode(buffer).scopeDescriptorForPosition(new Point(0, 0)).getScopesArray()
  */
 export class PlainTextMode implements LanguageMode {
@@ -23,6 +27,7 @@ export class PlainTextMode implements LanguageMode {
   private readonly descriptor = new ScopeDescriptor([PLAIN_TEXT_SCOPE])
   private readRows = new Set<number>()
   private readonly subscription: Disposable
+  private readonly folds: IndentFolds
 
   /**
    * Follows `buffer`'s edits as each is made to forget edited rows (as Atom's mode does, so
@@ -34,6 +39,7 @@ export class PlainTextMode implements LanguageMode {
       textDidReset: () => this.readRows.clear(),
       transactionDidEnd: () => {},
     })
+    this.folds = new IndentFolds(buffer, { didExamineRow: (row) => this.readRows.add(row) })
   }
 
   scopeDescriptorForPosition(position: Point): ScopeDescriptor {
@@ -85,6 +91,22 @@ export class PlainTextMode implements LanguageMode {
   commentStringsForPosition(position: Point): CommentStrings {
     this.scopeDescriptorForPosition(position)
     return {}
+  }
+
+  getFoldableRangeContainingPoint(point: Point, tabLength: number): Range | null {
+    return this.folds.getFoldableRangeContainingPoint(point, tabLength)
+  }
+
+  getFoldableRanges(tabLength: number): Range[] {
+    return this.folds.getFoldableRanges(tabLength)
+  }
+
+  getFoldableRangesAtIndentLevel(level: number, tabLength: number): Range[] {
+    return this.folds.getFoldableRangesAtIndentLevel(level, tabLength)
+  }
+
+  isFoldableAtRow(row: number): boolean {
+    return this.folds.isFoldableAtRow(row)
   }
 
   destroy(): void {

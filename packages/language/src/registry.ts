@@ -7,6 +7,7 @@ import type { TreeSitterLanguage as Language } from './syntax-node.js'
 import { SyntaxTree } from './syntax-tree.js'
 import { TextMateTokenizer } from './textmate.js'
 import { loadTextMateGrammar, type TextMateGrammar } from './textmate-grammar.js'
+import { SyntaxFolds } from './tree-sitter-folds.js'
 import { loadTreeSitterLanguage } from './tree-sitter-languages.js'
 
 /** A language's parsers, loaded. */
@@ -64,9 +65,12 @@ const attachParsers = (
   grammars: LoadedGrammars,
 ): void => {
   if (mode.isDestroyed() || buffer.isDestroyed()) return
+  const syntax = grammars.treeSitter === null ? null : new SyntaxTree(grammars.treeSitter, buffer)
+  const { foldQuery } = mode.settings
   mode.attach({
     scopes: new TextMateTokenizer(grammars.textMate, buffer),
-    syntax: grammars.treeSitter === null ? null : new SyntaxTree(grammars.treeSitter, buffer),
+    syntax,
+    folds: syntax === null || foldQuery === undefined ? null : new SyntaxFolds(syntax, foldQuery),
   })
 }
 
