@@ -188,15 +188,11 @@ describe('command palette', () => {
     await page.keyboard.press('Alt+z')
     expect(await wrap()).toEqual({ softWrapped: false, pressed: 'false' })
 
-    const hasFolding = await inPage(
-      (pp) => typeof (pp.editor as unknown as { foldCurrentRow?: unknown }).foldCurrentRow,
-    )
-    if (hasFolding !== 'function') return
     await inPage((pp) => pp.editor.setCursorBufferPosition([3, 2]))
     await page.getByRole('button', { name: 'Fold', exact: true }).click()
     const reference = new TextEditor({ text: TEXT })
     reference.setCursorBufferPosition([3, 2])
-    ;(reference as unknown as { foldCurrentRow(): void }).foldCurrentRow()
+    reference.foldCurrentRow()
     const folds = () => inPage((pp) => pp.editor.getFoldedBufferRanges().map(String))
     expect(await folds()).toEqual(reference.getFoldedBufferRanges().map(String))
     expect(await folds()).not.toEqual([])

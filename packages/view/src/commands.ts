@@ -24,33 +24,11 @@ const on =
     return true
   }
 
-/** Editor methods with Atom's names that not every editor has yet: feature-checked. */
-interface Folding {
-  foldCurrentRow(): void
-  unfoldCurrentRow(): void
-  foldAll(): void
-  foldAllAtIndentLevel(level: number): void
-  foldSelectedLines(): void
-  toggleFoldAtBufferRow(row: number): void
-}
-
-/** Calls editor method `name` when the editor has it; false (not handled) when not. */
-const call =
-  <K extends keyof Folding>(name: K, ...args: Parameters<Folding[K]>): Command =>
-  ({ editor }) => {
-    const method = (editor as unknown as Partial<Folding>)[name] as
-      | ((...values: unknown[]) => void)
-      | undefined
-    if (typeof method !== 'function') return false
-    method.apply(editor, args)
-    return true
-  }
-
 /** `editor:fold-at-indent-level-1` .. `-9`: Atom's level N folds at indent level N - 1. */
 const foldAtIndentLevels = Object.fromEntries(
   Array.from({ length: 9 }, (_, i) => [
     `editor:fold-at-indent-level-${i + 1}`,
-    call('foldAllAtIndentLevel', i),
+    on((e) => e.foldAllAtIndentLevel(i)),
   ]),
 )
 
@@ -165,14 +143,13 @@ export const EDITOR_COMMANDS: Readonly<Record<string, Command>> = Object.freeze(
   'editor:delete-line': on((e) => e.deleteLine()),
   'editor:join-lines': on((e) => e.joinLines()),
   'editor:cut-to-end-of-line': on((e) => e.cutToEndOfLine()),
-  'editor:fold-selection': call('foldSelectedLines'),
-  'editor:fold-current-row': call('foldCurrentRow'),
-  'editor:unfold-current-row': call('unfoldCurrentRow'),
-  'editor:fold-all': call('foldAll'),
+  'editor:fold-selection': on((e) => e.foldSelectedLines()),
+  'editor:fold-current-row': on((e) => e.foldCurrentRow()),
+  'editor:unfold-current-row': on((e) => e.unfoldCurrentRow()),
+  'editor:fold-all': on((e) => e.foldAll()),
   'editor:unfold-all': on((e) => e.unfoldAll()),
   // Tandem's: folds or unfolds at the cursor's row, as a click on a fold's gutter marker does.
-  'editor:toggle-fold': (c) =>
-    call('toggleFoldAtBufferRow', c.editor.getCursorBufferPosition().row)(c),
+  'editor:toggle-fold': on((e) => e.toggleFoldAtBufferRow(e.getCursorBufferPosition().row)),
   ...foldAtIndentLevels,
   'editor:toggle-soft-wrap': on((e) => e.toggleSoftWrapped()),
 })

@@ -194,28 +194,22 @@ describe('EditorView key bindings', () => {
     const reference = new TextEditor({ text })
     const folds = () => inPage(page, (vp) => vp.a.editor.getFoldedBufferRanges().map(String))
     const foldsOf = (editor: TextEditor) => editor.getFoldedBufferRanges().map(String)
-    type Folding = TextEditor & {
-      foldCurrentRow?: () => void
-      unfoldCurrentRow?: () => void
-      foldAll?: () => void
-      foldAllAtIndentLevel?: (level: number) => void
-    }
-    const model = reference as Folding
-    if (model.foldCurrentRow === undefined) return
     await inPage(page, (vp) => vp.a.editor.setCursorBufferPosition([2, 4]))
     reference.setCursorBufferPosition([2, 4])
-    const steps: [string[], (editor: Folding) => void][] = [
-      [['Control+Alt+BracketLeft'], (e) => e.foldCurrentRow!()],
-      [['Control+Alt+BracketRight'], (e) => e.unfoldCurrentRow!()],
-      [['Control+Alt+Shift+BracketLeft'], (e) => e.foldAll!()],
+    const steps: [string[], (editor: TextEditor) => void][] = [
+      [['Control+Alt+BracketLeft'], (e) => e.foldCurrentRow()],
+      [['Control+Alt+BracketRight'], (e) => e.unfoldCurrentRow()],
+      [['Control+Alt+Shift+BracketLeft'], (e) => e.foldAll()],
       [['Control+Alt+Shift+BracketRight'], (e) => e.unfoldAll()],
-      [['Control+k', 'Control+1'], (e) => e.foldAllAtIndentLevel!(0)],
+      [['Control+k', 'Control+1'], (e) => e.foldAllAtIndentLevel(0)],
       [['Control+k', 'Control+0'], (e) => e.unfoldAll()],
-      [['Control+k', 'Control+2'], (e) => e.foldAllAtIndentLevel!(1)],
+      [['Control+k', 'Control+2'], (e) => e.foldAllAtIndentLevel(1)],
+      [['Control+Home'], (e) => e.moveToTop()],
+      [['Control+Alt+f'], (e) => e.foldSelectedLines()],
     ]
     for (const [keys, api] of steps) {
       for (const key of keys) await page.keyboard.press(key)
-      api(model)
+      api(reference)
       expect(await folds(), keys.join(' ')).toEqual(foldsOf(reference))
       expect(await pageState(), keys.join(' ')).toEqual(stateOf(reference))
     }
