@@ -111,7 +111,7 @@ describe('EditorView key bindings', () => {
   const hint = () =>
     inPage(page, (vp) => ({
       text: vp.a.element!.querySelector('.tandem-chord-hint')?.textContent ?? null,
-      role: vp.a.element!.querySelector('.tandem-chord-hint')?.getAttribute('role') ?? null,
+      said: vp.a.element!.querySelector('.tandem-live-region')?.lastElementChild?.textContent ?? '',
       pending: vp.a.view!.getPendingKeystrokes(),
     }))
 
@@ -132,12 +132,13 @@ describe('EditorView key bindings', () => {
   it('a chord waits with a hint, escape cancels it, another key ends it, and it times out', async () => {
     await open({ text: 'one two\nthree', view: { cursorBlink: false } })
     await inPage(page, (vp) => vp.a.editor.addCursorAtBufferPosition([1, 0]))
-    expect(await hint()).toMatchObject({ text: '', role: 'status', pending: null })
+    expect(await hint()).toMatchObject({ text: '', said: '', pending: null })
 
     await page.keyboard.press('Control+k')
+    // Shown at the editor's bottom edge, and said in the view's polite live region.
     expect(await hint()).toEqual({
       text: 'Ctrl+K was pressed; waiting for the next key…',
-      role: 'status',
+      said: 'Ctrl+K was pressed; waiting for the next key…',
       pending: 'ctrl-k',
     })
     await page.screenshot({ path: `${ARTIFACTS}chord-pending.png` })

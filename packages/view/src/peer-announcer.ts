@@ -3,7 +3,8 @@
  * Tells screen reader users who comes and goes: an `aria-live="polite"` region, visually
  * hidden, that says "Bob joined" when a remote peer's caret first shows and "Bob left" when
  * its last one goes. Fed each pass with the peers the collab decorations show (by client id);
- * the peers there when the view opens are the starting point, not news.
+ * the peers there when the view opens are the starting point, not news. The view says other
+ * things there too (a chord waiting for its next key), so a view has one live region.
  */
 
 /** The class of the live region the view adds to its element. */
@@ -38,8 +39,13 @@ export class PeerAnnouncer {
     for (const [clientId, name] of peers) if (!before.has(clientId)) news.push(`${name} joined`)
     for (const [clientId, name] of before) if (!peers.has(clientId)) news.push(`${name} left`)
     if (news.length === 0) return
+    this.say(news.join('. '))
+  }
+
+  /** Adds a line to the log, for screen readers to say. */
+  say(text: string): void {
     const line = this.element.ownerDocument.createElement('div')
-    line.textContent = news.join('. ')
+    line.textContent = text
     this.element.appendChild(line)
     // A short log: the newest few lines, older ones already read.
     while (this.element.childElementCount > 5) this.element.firstElementChild?.remove()

@@ -282,9 +282,9 @@ export class EditorView {
     this.findBar = new FindBar({ editor, focusEditor }, element, createSearch)
     this.goToLineBox = new GoToLineBox({ editor, focusEditor }, element, goToLine)
     this.fontZoom = new FontZoom(element)
+    // Seen here; said in the view's live region (one per view, the announcer's).
     this.chordHint = div(document, 'tandem-panel tandem-chord-hint')
-    this.chordHint.setAttribute('role', 'status')
-    this.chordHint.setAttribute('aria-live', 'polite')
+    this.chordHint.setAttribute('aria-hidden', 'true')
     element.append(this.chordHint)
     this.bracketMatcher = createBracketMatcher(editor, options.autoCloseBrackets ?? true)
     this.bracketLayer = editor.addMarkerLayer()
@@ -714,7 +714,10 @@ export class EditorView {
       pending === null
         ? ''
         : `${readableKeystrokes(pending)} was pressed; waiting for the next key…`
-    if (this.chordHint.textContent !== text) this.chordHint.textContent = text
+    if (this.chordHint.textContent !== text) {
+      this.chordHint.textContent = text
+      if (text !== '') this.announcer.say(text)
+    }
     this.element.classList.toggle('has-pending-chord', pending !== null)
     if (this.chordTimer !== null) clearTimeout(this.chordTimer)
     this.chordTimer = null
