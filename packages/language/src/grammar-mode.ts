@@ -259,9 +259,27 @@ export class GrammarLanguageMode implements LanguageMode {
   suggestedIndentForBufferRow(
     row: number,
     tabLength: number,
-    options?: { skipBlankLines?: boolean },
+    options?: { skipBlankLines?: boolean; preserveLeadingWhitespace?: boolean },
   ): number {
-    return this.indentFor(row, this.buffer.lineForRow(row) ?? '', tabLength, options)
+    const line = this.buffer.lineForRow(row) ?? ''
+    const level = this.indentFor(row, line, tabLength, options)
+    if (!options?.preserveLeadingWhitespace || !this.indentsRowsTogether) return level
+    // The row keeps its whitespace and the answer goes before it. Atom's tree-sitter modes
+    // then answer the difference in whole levels, never below zero; but compared with an
+    // empty first row they find no syntax layer and subtract all of it, fractions and all.
+    // (A TextMate mode, as Atom's, answers the whole level.)
+    const existing = indentLevelForLine(line, tabLength)
+    if (row > 0 && this.comparesWithEmptyFirstRow(row, options)) return level - existing
+    return Math.max(level - Math.floor(existing), 0)
+  }
+
+  /** Whether Atom's tree-sitter indentation compares `row` with row 0, and row 0 is empty. */
+  private comparesWithEmptyFirstRow(row: number, options: { skipBlankLines?: boolean }): boolean {
+    let comparison = row - 1
+    if (options.skipBlankLines !== false) {
+      while (comparison > 0 && this.buffer.isRowBlank(comparison)) comparison--
+    }
+    return comparison === 0 && this.buffer.lineLengthForRow(0) === 0
   }
 
   suggestedIndentForLineAtBufferRow(row: number, line: string, tabLength: number): number {

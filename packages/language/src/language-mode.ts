@@ -25,12 +25,14 @@ export interface LanguageMode {
   getNonWordCharacters(position: Point): string | undefined
   /**
    * The indent level the row should have. `skipBlankLines: false` takes the indentation from
-   * the row just above even when it is blank.
+   * the row just above even when it is blank. With `preserveLeadingWhitespace` (the row keeps
+   * its whitespace and the answer is inserted before it), a language with a syntax tree
+   * answers the level to add, which can be negative, as Atom's tree-sitter modes do.
    */
   suggestedIndentForBufferRow(
     row: number,
     tabLength: number,
-    options?: { skipBlankLines?: boolean },
+    options?: { skipBlankLines?: boolean; preserveLeadingWhitespace?: boolean },
   ): number | undefined
   /** The indent level `line` should have if it were the text of `row`. */
   suggestedIndentForLineAtBufferRow(
