@@ -43,6 +43,7 @@ export {
   type EditorSearchOptions,
   type ReplaceOptions,
 } from './editor-search.js'
+export { goToLine } from './go-to-line.js'
 export { OccurrenceSelector } from './occurrence-selector.js'
 export { MULTI_LINE_ROWS, type SearchQuery } from './search-query.js'
 export { Selection, type SelectionRangeChangeEvent, type SetRangeOptions } from './selection.js'
