@@ -15,7 +15,13 @@ import { Point, Range } from '@tandem/text'
 import type { CompiledQuery } from './search-query.js'
 
 /** Characters a piece scans (rounded out to whole rows): well under a millisecond of work. */
-export const PIECE_CHARACTERS = 32 * 1024
+export const PIECE_CHARACTERS = 16 * 1024
+
+/**
+ * Matches a piece marks before it ends at the next row: making markers costs far more than
+ * finding the matches, so a piece dense with matches is cut short.
+ */
+export const PIECE_MATCHES = 256
 
 /** Where a piece of scanning may look: the whole buffer or one selection. */
 interface Scope {
@@ -111,9 +117,9 @@ export class MatchScan {
     const budgetRow = buffer.positionForCharacterIndex(
       Math.min(from + PIECE_CHARACTERS, Math.max(stretchEnd, from)),
     ).row
-    const endRow = Math.max(startRow, budgetRow)
+    let endRow = Math.max(startRow, budgetRow)
     // Matches must start before the next row (or the scope's end) to belong to this piece.
-    const pieceEnd = Math.min(
+    let pieceEnd = Math.min(
       endRow < lastRow ? buffer.characterIndexForPosition([endRow + 1, 0]) : length,
       scope.end,
     )
@@ -124,44 +130,50 @@ export class MatchScan {
     )
 
     const found: Range[] = []
-    const foundStarts: number[] = []
-    const foundEnds: number[] = []
     if (from < windowEnd) {
-      buffer.scanInRange(this.query.regex, this.rangeOf(from, windowEnd), (result) => {
-        const start = from + result.match.index
-        if (start >= pieceEnd) {
-          result.stop()
-          return
-        }
-        if (result.matchText.length === 0) return
-        found.push(result.range)
-        foundStarts.push(start)
-        foundEnds.push(start + result.matchText.length)
-      })
+      const pieceEndPoint = buffer.positionForCharacterIndex(pieceEnd)
+      const window = this.rangeOf(from, windowEnd)
+      for (const range of buffer.findAllInRangeSync(this.query.regex, window)) {
+        if (range.start.compare(pieceEndPoint) >= 0) break
+        if (!range.isEmpty()) found.push(range)
+      }
+      const cut = found[PIECE_MATCHES]
+      if (cut !== undefined && cut.start.row > startRow) {
+        // The piece ends before the row of the first match past the limit.
+        pieceEnd = buffer.characterIndexForPosition([cut.start.row, 0])
+        endRow = cut.start.row - 1
+        let keep = PIECE_MATCHES
+        while (keep > 0 && found[keep - 1]!.start.row >= cut.start.row) keep--
+        found.length = keep
+      }
     }
 
     // The old matches starting in the piece, or under the last match found, give way to the
     // new ones; one found again keeps its marker. Empty markers are matches an edit collapsed.
-    const newCarry = foundEnds.length > 0 ? foundEnds[foundEnds.length - 1]! : -1
+    const lastFound = found[found.length - 1]
+    const newCarry = lastFound === undefined ? -1 : buffer.characterIndexForPosition(lastFound.end)
     const next = Math.max(pieceEnd, newCarry)
     let changed = false
     let oldCarry = -1
-    const kept = new Set<number>()
+    let kept: Set<number> | null = null
     for (const marker of this.matches.markersIntersectingRange(this.rangeOf(from, next))) {
       const { start, end } = marker
       const replaced = start >= from && start < next
       if (!replaced && start !== end) continue
-      const index = replaced ? indexOfMatch(foundStarts, foundEnds, start, end) : -1
-      if (index >= 0 && !kept.has(index) && marker.isValid()) {
-        kept.add(index)
-        continue
+      if (replaced && marker.isValid()) {
+        const index = indexOfRange(found, marker.getRange())
+        if (index >= 0 && kept?.has(index) !== true) {
+          kept ??= new Set()
+          kept.add(index)
+          continue
+        }
       }
       oldCarry = Math.max(oldCarry, end)
       marker.destroy()
       changed = true
     }
     for (let i = 0; i < found.length; i++) {
-      if (kept.has(i)) continue
+      if (kept?.has(i) === true) continue
       if (this.matches.getMarkerCount() >= this.maxMatches) {
         this.capped = true
         this.stop()
@@ -245,16 +257,16 @@ export class MatchScan {
   }
 }
 
-/** The index of the match found at exactly `start`..`end`, or -1 (`starts` is sorted). */
-const indexOfMatch = (starts: number[], ends: number[], start: number, end: number): number => {
+/** The index of `range` in `ranges` (sorted, not overlapping), or -1. */
+const indexOfRange = (ranges: readonly Range[], range: Range): number => {
   let low = 0
-  let high = starts.length - 1
+  let high = ranges.length - 1
   while (low <= high) {
     const mid = (low + high) >> 1
-    const value = starts[mid]!
-    if (value < start) low = mid + 1
-    else if (value > start) high = mid - 1
-    else return ends[mid] === end ? mid : -1
+    const order = ranges[mid]!.start.compare(range.start)
+    if (order < 0) low = mid + 1
+    else if (order > 0) high = mid - 1
+    else return ranges[mid]!.end.isEqual(range.end) ? mid : -1
   }
   return -1
 }
