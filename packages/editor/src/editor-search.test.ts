@@ -368,6 +368,23 @@ describe('EditorSearch: following edits', () => {
   })
 })
 
+describe('EditorSearch: in selection, following edits', () => {
+  it('finds what typing makes inside the searched selections only', async () => {
+    const editor = new TextEditor({ text: 'ab ab\nab ab' })
+    editor.setSelectedBufferRange([
+      [0, 0],
+      [0, 5],
+    ])
+    const search = new EditorSearch(editor)
+    await search.search({ text: 'ab', inSelection: true })
+    expect(search.getMatchCount()).toBe(2)
+    editor.getBuffer().insert([0, 2], 'ab')
+    expect(search.getMatchCount()).toBe(3)
+    editor.getBuffer().insert([1, 0], 'ab')
+    expect(search.getMatchCount()).toBe(3)
+  })
+})
+
 describe('EditorSearch: large documents', () => {
   const bigText = (lines: number) => {
     const row = 'lorem ipsum dolor sit amet, consectetur adipiscing elit sed do eiusmod tempor'
@@ -424,6 +441,39 @@ describe('EditorSearch: large documents', () => {
 })
 
 describe('EditorSearch: random edits against a reference', () => {
+  const simpleReference = (text: string, needle: string): number => text.split(needle).length - 1
+
+  for (const seed of seeds(3)) {
+    it(`finds what a fresh search finds after edits made while it runs (seed ${seed})`, async () => {
+      const random = new Random(seed)
+      const lines = Array.from({ length: 40_000 }, (_, i) =>
+        i % 7 === 0 ? `row ${i} has a needle` : `row ${i} has hay`,
+      )
+      const { a, b } = connectedEditors(lines.join('\n'))
+      const search = new EditorSearch(b)
+      const done = search.search({ text: 'needle', caseSensitive: true })
+      let edits = 0
+      while (search.isSearching()) {
+        const editor = random.chance(0.5) ? a : b
+        const buffer = editor.getBuffer()
+        const row = random.int(0, buffer.getLastRow())
+        const column = random.int(0, buffer.lineLengthForRow(row)!)
+        if (random.chance(0.5))
+          buffer.insert([row, column], random.pick(['needle', 'nee', 'dle\n']))
+        else
+          buffer.delete([
+            [row, column],
+            [row, column + random.int(1, 8)],
+          ])
+        edits++
+        await new Promise((resolve) => setTimeout(resolve, 0))
+      }
+      await done
+      expect(edits, `seed ${seed}`).toBeGreaterThan(0)
+      expect(search.getMatchCount(), `seed ${seed}`).toBe(simpleReference(b.getText(), 'needle'))
+    })
+  }
+
   const QUERIES: SearchQuery[] = [
     { text: 'ab' },
     { text: 'a', caseSensitive: true },
