@@ -416,6 +416,32 @@ describe('EditorSearch: large documents', () => {
     expect(ticks).toBeGreaterThan(0)
   }, 60_000)
 
+  it('re-checks a keystroke typed at many cursors at once', async () => {
+    const editor = new TextEditor({ text: 'item\n'.repeat(10_000) })
+    const search = new EditorSearch(editor)
+    await search.search({ text: 'items' })
+    expect(search.getMatchCount()).toBe(0)
+    editor.setSelectedBufferRanges(
+      Array.from({ length: 10_000 }, (_, row) => [
+        [row, 4],
+        [row, 4],
+      ]),
+    )
+    const settled = async () => {
+      while (search.isSearching()) await new Promise((resolve) => setTimeout(resolve, 0))
+    }
+    editor.insertText('s')
+    await settled()
+    expect(search.getMatchCount()).toBe(10_000)
+    editor.insertText('x')
+    await settled()
+    expect(search.getMatchCount()).toBe(10_000)
+    editor.backspace()
+    editor.backspace()
+    await settled()
+    expect(search.getMatchCount()).toBe(0)
+  })
+
   it('stops at maxMatches and says there are more', async () => {
     const editor = new TextEditor({ text: 'a'.repeat(50) })
     const search = new EditorSearch(editor, { maxMatches: 10 })
