@@ -199,6 +199,33 @@ describe('EditorSearch: next and previous', () => {
     ])
     expect(search.getCurrentMatchIndex()).toBe(-1)
     expect(updates).toBe(2)
+    expect(search.getCurrentMatch()).toBeUndefined()
+    search.findNext() // from the end of (0, 3)-(0, 4): wraps around
+    expect(rg(search.getCurrentMatch()?.getBufferRange())).toEqual([
+      [0, 0],
+      [0, 2],
+    ])
+  })
+
+  it('goes to the next and previous match among many, far apart', async () => {
+    const text = `${'x'.repeat(100_000)}ab${'\nab'.repeat(30_000)}${'y'.repeat(100_000)}`
+    const { editor, search } = await searchIn(text, { text: 'ab' })
+    expect(search.getMatchCount()).toBe(30_001)
+    editor.setCursorBufferPosition([0, 0])
+    expect(rg(search.findNext())).toEqual([
+      [0, 100_000],
+      [0, 100_002],
+    ])
+    expect(rg(search.findPrevious())).toEqual([
+      [30_000, 0],
+      [30_000, 2],
+    ])
+    expect(search.getCurrentMatchIndex()).toBe(30_000)
+    editor.setCursorBufferPosition([30_000, 50])
+    expect(rg(search.findNext())).toEqual([
+      [0, 100_000],
+      [0, 100_002],
+    ])
   })
 })
 

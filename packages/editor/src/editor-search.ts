@@ -9,8 +9,8 @@
  * remote; the rows an edit touched are scanned again right after it (see `MatchScan`).
  */
 import type { BufferChangeEvent, Marker } from '@tandem/buffer'
-import { CompositeDisposable, type Disposable, Emitter, type Range } from '@tandem/text'
-import type { DisplayMarkerLayer } from './display-marker.js'
+import { CompositeDisposable, type Disposable, Emitter, Range } from '@tandem/text'
+import type { DisplayMarker, DisplayMarkerLayer } from './display-marker.js'
 import {
   assertSearchQuery,
   type CompiledQuery,
@@ -205,12 +205,19 @@ export class EditorSearch {
     this.updateCurrent(false)
     const current = this.current
     if (current === null) return -1
-    const sorted = this.sortedMatches()
-    const index = firstStartingAtOrAfter(sorted, current.start)
-    for (let i = index; i < sorted.length && sorted[i]!.start === current.start; i++) {
-      if (sorted[i] === current) return i
+    // The matches before it, found through the marker index: no sort of every match.
+    let index = 0
+    const before = this.rangeOf(0, current.start)
+    for (const marker of this.markerLayer.bufferLayer.markersIntersectingRange(before)) {
+      if (marker.start < current.start && marker !== current) index++
     }
-    return -1
+    return index
+  }
+
+  /** The marker of the match equal to the last selection (for a view to mark it apart). */
+  getCurrentMatch(): DisplayMarker | undefined {
+    this.updateCurrent(false)
+    return this.current === null ? undefined : this.markerLayer.getMarker(this.current.id)
   }
 
   /**
@@ -219,11 +226,9 @@ export class EditorSearch {
    * there is no match.
    */
   findNext(): Range | undefined {
-    const sorted = this.sortedMatches()
-    if (sorted.length === 0) return undefined
     const from = this.editor.getBuffer().characterIndexForPosition(this.lastSelectionRange().end)
-    const index = firstStartingAtOrAfter(sorted, from)
-    return this.selectMatch(sorted[index < sorted.length ? index : 0]!)
+    const marker = this.firstMatchFrom(from) ?? this.firstMatchFrom(0)
+    return marker === undefined ? undefined : this.selectMatch(marker)
   }
 
   /**
@@ -231,18 +236,10 @@ export class EditorSearch {
    * around to the last match; asks views to center it. Returns its range, or undefined.
    */
   findPrevious(): Range | undefined {
-    const sorted = this.sortedMatches()
-    if (sorted.length === 0) return undefined
-    const to = this.editor.getBuffer().characterIndexForPosition(this.lastSelectionRange().start)
-    // Matches never overlap, so ends are sorted like starts.
-    let low = 0
-    let high = sorted.length
-    while (low < high) {
-      const mid = (low + high) >> 1
-      if (sorted[mid]!.end <= to) low = mid + 1
-      else high = mid
-    }
-    return this.selectMatch(sorted[low > 0 ? low - 1 : sorted.length - 1]!)
+    const buffer = this.editor.getBuffer()
+    const to = buffer.characterIndexForPosition(this.lastSelectionRange().start)
+    const marker = this.lastMatchUpTo(to) ?? this.lastMatchUpTo(buffer.getLength())
+    return marker === undefined ? undefined : this.selectMatch(marker)
   }
 
   /**
@@ -257,29 +254,22 @@ export class EditorSearch {
   replaceNext(replacement: string, options: ReplaceOptions = {}): Range | undefined {
     checkReplacement(replacement)
     this.updateCurrent(false)
-    let target = this.current
-    if (target === null) {
-      const sorted = this.sortedMatches()
-      if (sorted.length === 0) return undefined
-      const buffer = this.editor.getBuffer()
+    const buffer = this.editor.getBuffer()
+    let target = this.current ?? undefined
+    if (target === undefined) {
       const from = buffer.characterIndexForPosition(this.lastSelectionRange().start)
-      const index = firstStartingAtOrAfter(sorted, from)
-      target = sorted[index < sorted.length ? index : 0]!
+      target = this.firstMatchFrom(from) ?? this.firstMatchFrom(0)
+      if (target === undefined) return undefined
     }
     if (!this.editor.ensureWritable('replaceNext', options)) return undefined
-    const buffer = this.editor.getBuffer()
     const range = target.getRange()
     const text = this.replacementFor(range, replacement)
+    // The rows the edit touched are searched again as it ends (see `bufferDidChange`).
     const newRange = this.editor.transact(() => buffer.setTextInRange(range, text))
-    this.finishScan()
-    const sorted = this.sortedMatches()
-    if (sorted.length > 0) {
-      const from = buffer.characterIndexForPosition(newRange.end)
-      const index = firstStartingAtOrAfter(sorted, from)
-      this.selectMatch(sorted[index < sorted.length ? index : 0]!)
-    } else {
-      this.editor.setSelectedBufferRange([newRange.end, newRange.end])
-    }
+    const end = buffer.characterIndexForPosition(newRange.end)
+    const next = this.firstMatchFrom(end) ?? this.firstMatchFrom(0)
+    if (next !== undefined) this.selectMatch(next)
+    else this.editor.setSelectedBufferRange([newRange.end, newRange.end])
     return newRange
   }
 
@@ -436,6 +426,43 @@ export class EditorSearch {
     for (const resolve of waiters) resolve()
   }
 
+  /**
+   * The first match starting at or after `offset`, found through the marker index in windows
+   * that grow eightfold, so that the cost follows the distance to it, not the match count.
+   */
+  private firstMatchFrom(offset: number): Marker | undefined {
+    const layer = this.markerLayer.bufferLayer
+    const length = this.editor.getBuffer().getLength()
+    for (let size = 4096; ; size *= 8) {
+      const end = Math.min(length, offset + size)
+      let best: Marker | undefined
+      for (const marker of layer.markersIntersectingRange(this.rangeOf(offset, end))) {
+        if (marker.start < offset || !isLiveMatch(marker)) continue
+        if (best === undefined || marker.start < best.start) best = marker
+      }
+      if (best !== undefined || end >= length) return best
+    }
+  }
+
+  /** The last match ending at or before `offset`, found as `firstMatchFrom` finds. */
+  private lastMatchUpTo(offset: number): Marker | undefined {
+    const layer = this.markerLayer.bufferLayer
+    for (let size = 4096; ; size *= 8) {
+      const start = Math.max(0, offset - size)
+      let best: Marker | undefined
+      for (const marker of layer.markersIntersectingRange(this.rangeOf(start, offset))) {
+        if (marker.end > offset || !isLiveMatch(marker)) continue
+        if (best === undefined || marker.end > best.end) best = marker
+      }
+      if (best !== undefined || start <= 0) return best
+    }
+  }
+
+  private rangeOf(start: number, end: number): Range {
+    const buffer = this.editor.getBuffer()
+    return new Range(buffer.positionForCharacterIndex(start), buffer.positionForCharacterIndex(end))
+  }
+
   private sortedMatches(): Marker[] {
     if (this.sorted === null) {
       this.sorted = this.markerLayer.bufferLayer
@@ -504,17 +531,8 @@ export class EditorSearch {
   }
 }
 
-/** Index of the first marker of `sorted` starting at or after `offset` (length if none). */
-const firstStartingAtOrAfter = (sorted: readonly Marker[], offset: number): number => {
-  let low = 0
-  let high = sorted.length
-  while (low < high) {
-    const mid = (low + high) >> 1
-    if (sorted[mid]!.start < offset) low = mid + 1
-    else high = mid
-  }
-  return low
-}
+/** Whether `marker` is a match now: an edit inside a match or over it waits to be re-checked. */
+const isLiveMatch = (marker: Marker): boolean => marker.start < marker.end && marker.isValid()
 
 const checkReplacement = (replacement: unknown): void => {
   if (typeof replacement !== 'string') {
