@@ -85,6 +85,13 @@ describe('EditorSearch: finding', () => {
     expect(search.getMatchCount()).toBe(2)
   })
 
+  it('matches non-ASCII text without regard to case, and dashes literally', async () => {
+    const { search } = await searchIn('Été été ete a-é', { text: 'été' })
+    expect(search.getMatchCount()).toBe(2)
+    await search.search({ text: 'a-é' })
+    expect(search.getMatchCount()).toBe(1)
+  })
+
   it('reports a bad regex through getError and finds nothing', async () => {
     const { search } = await searchIn('a(b', { text: 'a', regex: true })
     expect(search.getMatchCount()).toBe(1)
@@ -283,6 +290,18 @@ describe('EditorSearch: replacing', () => {
     })
     expect(search.replaceAll('$2, $<first> ($&) $$1\\t')).toBe(2)
     expect(editor.getText()).toBe('smith, john (john smith) $1\t\ndoe, jane (jane doe) $1\t')
+  })
+
+  it('reads $ in a replacement as String.prototype.replace does', async () => {
+    const { editor, search } = await searchIn('ab', { text: '(a)b', regex: true })
+    search.replaceAll('[$10|$0|$2|$<x>|$$&|$]')
+    expect(editor.getText()).toBe('[a0|$0|$2|$<x>|$&|$]')
+  })
+
+  it('replaces literally for a literal query', async () => {
+    const { editor, search } = await searchIn('a.b', { text: '.' })
+    search.replaceAll('$&\\n')
+    expect(editor.getText()).toBe('a$&\\nb')
   })
 
   it('replaces all in one undo step and returns the count', async () => {
