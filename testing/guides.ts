@@ -51,7 +51,7 @@ export const GUIDES: readonly GuideSpec[] = [
   {
     guide: 'docs/find.md',
     packageDir: 'packages/editor',
-    minSamples: 9,
+    minSamples: 10,
     test: 'packages/editor/src/find-guide.test.ts',
   },
   {
