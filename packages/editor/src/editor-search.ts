@@ -357,7 +357,9 @@ export class EditorSearch {
   private bufferDidChange(event: BufferChangeEvent): void {
     if (this.scan === null || this.destroyed) return
     this.scan.invalidate(event.changes)
-    this.runSlice()
+    // While a search runs, its next slice takes the edited rows too: a keystroke then never
+    // waits for a slice of the search. Otherwise they are searched again at once.
+    if (!this.sliceScheduled) this.runSlice()
   }
 
   /** Scans until the work list is empty or the slice's time is up; schedules the rest. */
