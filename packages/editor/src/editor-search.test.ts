@@ -494,6 +494,19 @@ describe('EditorSearch: large documents', () => {
     await search.search({ text: 'a' })
     expect(search.getMatchCount()).toBe(10)
     expect(search.hasMoreMatches()).toBe(true)
+    // Edits go on being re-checked, within the cap.
+    editor.getBuffer().setTextInRange(
+      [
+        [0, 0],
+        [0, 50],
+      ],
+      'b a b',
+    )
+    expect(search.isSearching()).toBe(false)
+    expect(search.getMatchCount()).toBe(1)
+    editor.getBuffer().insert([0, 0], 'a\n'.repeat(20))
+    expect(search.isSearching()).toBe(false)
+    expect(search.getMatchCount()).toBe(10)
   })
 
   it('cancels a running search, and a new search replaces it', async () => {

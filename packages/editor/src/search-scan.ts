@@ -116,19 +116,51 @@ export class MatchScan {
     const buffer = this.buffer
     const scope = this.scopeFor(stretch)
     const stretchEnd = Math.min(stretch.end, scope.end)
-    let from = this.afterMatchCrossing(Math.max(stretch.start, scope.start))
-    from = Math.min(from, scope.end)
+    const from = Math.min(this.afterMatchCrossing(Math.max(stretch.start, scope.start)), scope.end)
+    const piece = this.findInPiece(from, stretchEnd, scope)
+    const { found, pieceEnd } = piece
 
-    const length = buffer.getLength()
+    const lastFound = found[found.length - 1]
+    const newCarry = lastFound === undefined ? -1 : buffer.characterIndexForPosition(lastFound.end)
+    // Old matches under the last one found give way too: a scan from the left never finds
+    // a match inside another.
+    const next = Math.max(pieceEnd, newCarry)
+    const { changed, oldCarry } = this.replaceMatches(from, next, found)
+    if (stretch.isDestroyed()) return changed // the cap was reached: the search stopped
+
+    // Go on past the stretch while a match found or dropped runs past the piece: the matches
+    // after it may have been hidden by it.
+    const carry = Math.max(newCarry, oldCarry)
+    const stretchEndRow = buffer.positionForCharacterIndex(stretchEnd).row
+    const more = piece.endRow < stretchEndRow || carry > pieceEnd
+    if (more && next < scope.end && next < buffer.getLength()) {
+      stretch.setRange(this.rangeOf(next, Math.max(stretchEnd, carry, next)))
+    } else {
+      this.scopeOfStretch.delete(stretch)
+      stretch.destroy()
+    }
+    return changed
+  }
+
+  /**
+   * The matches that start in the piece from `from`: whole rows up to `PIECE_CHARACTERS`
+   * (at least one row, at most to `stretchEnd`'s row), cut short before the row of the
+   * `PIECE_MATCHES`th match. The scan reads `rowSpan` rows further, for matches that start in
+   * the piece and end past it.
+   */
+  private findInPiece(
+    from: number,
+    stretchEnd: number,
+    scope: Scope,
+  ): { found: Range[]; pieceEnd: number; endRow: number } {
+    const buffer = this.buffer
     const lastRow = buffer.getLastRow()
     const startRow = buffer.positionForCharacterIndex(from).row
-    const budgetRow = buffer.positionForCharacterIndex(
-      Math.min(from + PIECE_CHARACTERS, Math.max(stretchEnd, from)),
-    ).row
-    let endRow = Math.max(startRow, budgetRow)
-    // Matches must start before the next row (or the scope's end) to belong to this piece.
+    const budgetEnd = Math.min(from + PIECE_CHARACTERS, Math.max(stretchEnd, from))
+    let endRow = Math.max(startRow, buffer.positionForCharacterIndex(budgetEnd).row)
+    // A match belongs to the piece when it starts before the next row (or the scope's end).
     let pieceEnd = Math.min(
-      endRow < lastRow ? buffer.characterIndexForPosition([endRow + 1, 0]) : length,
+      endRow < lastRow ? buffer.characterIndexForPosition([endRow + 1, 0]) : buffer.getLength(),
       scope.end,
     )
     const windowRow = Math.min(endRow + this.query.rowSpan, lastRow)
@@ -136,39 +168,45 @@ export class MatchScan {
       buffer.characterIndexForPosition([windowRow, buffer.lineLengthForRow(windowRow)!]),
       scope.end,
     )
-
     const found: Range[] = []
-    if (from < windowEnd) {
-      const pieceEndPoint = buffer.positionForCharacterIndex(pieceEnd)
-      const window = this.rangeOf(from, windowEnd)
-      for (const range of buffer.findAllInRangeSync(this.query.regex, window)) {
-        if (range.start.compare(pieceEndPoint) >= 0) break
-        if (!range.isEmpty()) found.push(range)
-      }
-      const cut = found[PIECE_MATCHES]
-      if (cut !== undefined && cut.start.row > startRow) {
-        // The piece ends before the row of the first match past the limit.
-        pieceEnd = buffer.characterIndexForPosition([cut.start.row, 0])
-        endRow = cut.start.row - 1
-        let keep = PIECE_MATCHES
-        while (keep > 0 && found[keep - 1]!.start.row >= cut.start.row) keep--
-        found.length = keep
-      }
+    if (from >= windowEnd) return { found, pieceEnd, endRow }
+    const pieceEndPoint = buffer.positionForCharacterIndex(pieceEnd)
+    for (const range of buffer.findAllInRangeSync(
+      this.query.regex,
+      this.rangeOf(from, windowEnd),
+    )) {
+      if (range.start.compare(pieceEndPoint) >= 0) break
+      if (!range.isEmpty()) found.push(range)
     }
+    const cut = found[PIECE_MATCHES]
+    if (cut !== undefined && cut.start.row > startRow) {
+      pieceEnd = buffer.characterIndexForPosition([cut.start.row, 0])
+      endRow = cut.start.row - 1
+      let keep = PIECE_MATCHES
+      while (keep > 0 && found[keep - 1]!.start.row >= cut.start.row) keep--
+      found.length = keep
+    }
+    return { found, pieceEnd, endRow }
+  }
 
-    // The old matches starting in the piece, or under the last match found, give way to the
-    // new ones; one found again keeps its marker. Empty markers are matches an edit collapsed.
-    const lastFound = found[found.length - 1]
-    const newCarry = lastFound === undefined ? -1 : buffer.characterIndexForPosition(lastFound.end)
-    const next = Math.max(pieceEnd, newCarry)
+  /**
+   * Puts `found` (sorted) in place of the match markers starting in `from`..`next`: a marker
+   * found again stays, the others are destroyed, and so are empty markers there (matches an
+   * edit collapsed). Returns whether anything changed and how far the destroyed ones reached.
+   */
+  private replaceMatches(
+    from: number,
+    next: number,
+    found: readonly Range[],
+  ): { changed: boolean; oldCarry: number } {
     let changed = false
     let oldCarry = -1
     let kept: Set<number> | null = null
     for (const marker of this.matches.markersIntersectingRange(this.rangeOf(from, next))) {
       const { start, end } = marker
-      const replaced = start >= from && start < next
-      if (!replaced && start !== end) continue
-      if (replaced && marker.isValid()) {
+      const inside = start >= from && start < next
+      if (!inside && start !== end) continue
+      if (inside && marker.isValid()) {
         const index = indexOfRange(found, marker.getRange())
         if (index >= 0 && kept?.has(index) !== true) {
           kept ??= new Set()
@@ -185,22 +223,12 @@ export class MatchScan {
       if (this.matches.getMarkerCount() >= this.maxMatches) {
         this.capped = true
         this.stop()
-        return changed
+        break
       }
       this.matches.markRange(found[i]!, MATCH_OPTIONS)
       changed = true
     }
-
-    const carry = Math.max(newCarry, oldCarry)
-    const stretchEndRow = buffer.positionForCharacterIndex(stretchEnd).row
-    const more = endRow < stretchEndRow || carry > pieceEnd
-    if (more && next < scope.end && next < length) {
-      stretch.setRange(this.rangeOf(next, Math.max(stretchEnd, carry, next)))
-    } else {
-      this.scopeOfStretch.delete(stretch)
-      stretch.destroy()
-    }
-    return changed
+    return { changed, oldCarry }
   }
 
   /** Releases the work list's layers; the matches stay. */
