@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import { Random, seeds } from '../../../testing/random.js'
 import { EditorSearch, type Range, type SearchQuery, TextEditor } from './index.js'
 import { connectedEditors } from './testing/peers.js'
@@ -486,6 +486,20 @@ describe('EditorSearch: large documents', () => {
     editor.backspace()
     await settled()
     expect(search.getMatchCount()).toBe(0)
+  })
+
+  it('yields through a MessageChannel where there is no setImmediate, as in browsers', async () => {
+    const editor = new TextEditor({ text: bigText(30_000) })
+    const search = new EditorSearch(editor)
+    vi.stubGlobal('setImmediate', undefined)
+    try {
+      const done = search.search({ text: 'needle' })
+      expect(search.isSearching()).toBe(true)
+      await done
+    } finally {
+      vi.unstubAllGlobals()
+    }
+    expect(search.getMatchCount()).toBe(3_000)
   })
 
   it('stops at maxMatches and says there are more', async () => {

@@ -45,6 +45,15 @@ const SLICE_MILLISECONDS = 4
 const now: () => number =
   typeof performance === 'object' ? () => performance.now() : () => Date.now()
 
+/** What `nextMacrotask` needs of the host: typed here, since Node and browsers type them apart. */
+interface MacrotaskHost {
+  setImmediate?: (callback: () => void) => unknown
+  MessageChannel?: new () => {
+    port1: { onmessage: ((event: unknown) => void) | null; close(): void }
+    port2: { postMessage(message: unknown): void }
+  }
+}
+
 /**
  * Resolves on a later macrotask, after pending input and timers had their turn: `setImmediate`
  * where there is one (Node), else a `MessageChannel` message (browsers: not clamped like
@@ -52,12 +61,11 @@ const now: () => number =
  */
 const nextMacrotask = (): Promise<void> =>
   new Promise((resolve) => {
-    const immediate = (globalThis as { setImmediate?: (callback: () => void) => unknown })
-      .setImmediate
-    if (typeof immediate === 'function') {
-      immediate(resolve)
-    } else if (typeof MessageChannel === 'function') {
-      const channel = new MessageChannel()
+    const host = globalThis as unknown as MacrotaskHost
+    if (typeof host.setImmediate === 'function') {
+      host.setImmediate(resolve)
+    } else if (typeof host.MessageChannel === 'function') {
+      const channel = new host.MessageChannel()
       channel.port1.onmessage = () => {
         channel.port1.close()
         resolve()
