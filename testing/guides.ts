@@ -49,6 +49,12 @@ export const GUIDES: readonly GuideSpec[] = [
     test: 'packages/editor/src/docs.test.ts',
   },
   {
+    guide: 'docs/find.md',
+    packageDir: 'packages/editor',
+    minSamples: 10,
+    test: 'packages/editor/src/find-guide.test.ts',
+  },
+  {
     guide: 'docs/collaboration.md',
     packageDir: 'packages/collab',
     minSamples: 4,

@@ -37,7 +37,16 @@ export type {
   PasteTextOptions,
   WillInsertTextEvent,
 } from './editor-edits.js'
+export {
+  DEFAULT_MAX_MATCHES,
+  EditorSearch,
+  type EditorSearchOptions,
+  type ReplaceOptions,
+} from './editor-search.js'
+export { goToLine } from './go-to-line.js'
+export { OccurrenceSelector } from './occurrence-selector.js'
 export { type ReflowOptions, reflowText } from './reflow.js'
+export { MULTI_LINE_ROWS, type SearchQuery } from './search-query.js'
 export { Selection, type SelectionRangeChangeEvent, type SetRangeOptions } from './selection.js'
 export type { InsertTextOptions, WriteOptions } from './selection-edits.js'
 export {
