@@ -496,6 +496,12 @@ describe('commands', () => {
     expect(shown(editor)).toBe('|f(a, (b)) {\n  x\n}')
   })
 
+  it('go to enclosing bracket, at every cursor', () => {
+    const { editor, matcher } = setUp('f(a, [b|]) {\n  x|\n}\n|')
+    matcher.goToEnclosingBracket()
+    expect(shown(editor)).toBe('f(a, |[b]) |{\n  x\n}\n|')
+  })
+
   it('select inside brackets, at every cursor', () => {
     const { editor, matcher } = setUp('f(a, b) [c|d] {|e}')
     matcher.selectInsideBrackets()

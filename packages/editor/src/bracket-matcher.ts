@@ -17,6 +17,7 @@ import type { DisplayMarkerLayer } from './display-marker.js'
 import type { WillInsertTextEvent } from './editor-edits.js'
 import {
   type BracketMatch,
+  type BracketText,
   editorBracketText,
   findBracketPair,
   findEnclosingOpener,
@@ -171,7 +172,7 @@ export class BracketMatcher {
     if (this.match === null) {
       const selection = this.editor.getLastSelection()
       this.match = selection.isEmpty()
-        ? this.searching(() =>
+        ? this.quietly(() =>
             findBracketPair(
               editorBracketText(this.editor),
               this.pairs,
@@ -195,7 +196,7 @@ export class BracketMatcher {
    */
   goToMatchingBracket(): void {
     const text = editorBracketText(this.editor)
-    this.searching(() =>
+    this.quietly(() =>
       this.editor.moveCursors((cursor) => {
         const position = cursor.getBufferPosition()
         const pair =
@@ -217,12 +218,26 @@ export class BracketMatcher {
   }
 
   /**
+   * Moves every cursor to the bracket enclosing it: the nearest opener before it that is not
+   * closed before it. Atom's go-to-enclosing-bracket (no key by default).
+   */
+  goToEnclosingBracket(): void {
+    const text = editorBracketText(this.editor)
+    this.quietly(() =>
+      this.editor.moveCursors((cursor) => {
+        const target = findEnclosingOpener(text, this.pairs, cursor.getBufferPosition())
+        if (target !== undefined) cursor.setBufferPosition(target)
+      }),
+    )
+  }
+
+  /**
    * Selects the text between the bracket next to each cursor and its partner, or else
    * between the brackets enclosing the cursor. Atom's ctrl-alt-, (ctrl-cmd-m on macOS).
    */
   selectInsideBrackets(): void {
     const text = editorBracketText(this.editor)
-    this.searching(() =>
+    this.quietly(() =>
       this.editor.expandSelectionsForward((selection) => {
         const position = selection.getHeadBufferPosition()
         const pair = selection.isEmpty() ? findBracketPair(text, this.pairs, position) : undefined
@@ -259,7 +274,7 @@ export class BracketMatcher {
     const text = editorBracketText(this.editor)
     const buffer = this.editor.getBuffer()
     const deletions: Range[] = []
-    this.searching(() => {
+    this.quietly(() => {
       for (const selection of this.editor.getSelections()) {
         let range = selection.getBufferRange()
         if (range.isEmpty()) {
@@ -311,7 +326,14 @@ export class BracketMatcher {
     return removed
   }
 
-  /** Typing backspace: deletes an empty auto-closed pair around each cursor in one step; returns false when it does not apply (the caller then does a normal backspace). */
+  /**
+   * Typing backspace: deletes an empty auto-closed pair around each cursor in one step; returns false when it does not apply (the caller then does a normal backspace).
+   * As in Atom, any empty pair counts (`(|)`), typed together or not, unless the opener is
+   * escaped; it does not apply with text selected, with `autoClose` off, or in a read-only
+   * editor (whose own backspace then reports the attempt).
+   *
+   * @example if (!brackets.backspace()) editor.backspace()
+   */
   backspace(): boolean {
     if (!this.autoClose || this.editor.isReadOnly()) return false
     const contexts = this.cursorContexts()
@@ -322,7 +344,7 @@ export class BracketMatcher {
         !endsWithEscapeCharacter(c.before),
     )
     if (contexts === undefined || !applies) return false
-    this.editing(() =>
+    this.quietly(() =>
       this.editor.mutateSelectedText((selection) => {
         const at = selection.getHeadBufferPosition()
         selection.setBufferRange(
@@ -334,7 +356,13 @@ export class BracketMatcher {
     return true
   }
 
-  /** Typing enter between a pair like {|}: puts the closer on its own line, indented (pairsWithExtraNewline); returns false when it does not apply. */
+  /**
+   * Typing enter between a pair like {|}: puts the closer on its own line, indented (pairsWithExtraNewline); returns false when it does not apply.
+   * The cursor goes to the empty line between, indented as the language says when the editor
+   * auto-indents. One undo step. It does not apply with text selected or in a read-only editor.
+   *
+   * @example if (!brackets.newline()) editor.insertNewline()
+   */
   newline(): boolean {
     if (this.editor.isReadOnly()) return false
     const contexts = this.cursorContexts()
@@ -342,7 +370,7 @@ export class BracketMatcher {
       (c) => this.pairs.takesExtraNewline(c.previous, c.next) && !endsWithEscapeCharacter(c.before),
     )
     if (contexts === undefined || !applies) return false
-    this.editing(() =>
+    this.quietly(() =>
       this.editor.transact(() => {
         this.editor.insertText('\n\n')
         this.editor.moveCursors((cursor) => cursor.moveUp())
@@ -370,7 +398,9 @@ export class BracketMatcher {
   private willInsertText(event: WillInsertTextEvent): void {
     if (this.busy || this.destroyed || event.source !== 'insertText') return
     const { text, options } = event
-    if (text === '' || options.select || options.undo === 'skip') return
+    // Most keys are neither an opener nor a closer: leave them at once, whatever the cursors.
+    if (!this.pairs.isOpener(text) && !this.pairs.isCloser(text)) return
+    if (options.select || options.undo === 'skip') return
     const forwarded = { bypassReadOnly: options.bypassReadOnly, autoscroll: options.autoscroll }
     if (this.wrapSelectedText(text, forwarded)) {
       event.cancel()
@@ -387,7 +417,7 @@ export class BracketMatcher {
     const closer = this.pairs.closerFor(text)
     if (closer !== undefined && contexts.every((c) => this.closes(text, c))) {
       event.cancel()
-      this.editing(() =>
+      this.quietly(() =>
         this.editor.transact(() => {
           this.editor.insertText(text + closer, forwarded)
           this.editor.moveCursors((cursor) => cursor.moveLeft(1, { moveToEndOfSelection: true }))
@@ -432,7 +462,7 @@ export class BracketMatcher {
     const closer = this.pairs.closerFor(opener)
     if (closer === undefined || !this.wrapSelections) return false
     if (this.editor.getSelections().every((selection) => selection.isEmpty())) return false
-    this.editing(() =>
+    this.quietly(() =>
       this.editor.mutateSelectedText((selection) => {
         if (selection.isEmpty()) return
         const range = selection.getBufferRange()
@@ -469,7 +499,7 @@ export class BracketMatcher {
   }
 
   /** The partner of the one bracket in `range`, as a range, if it has one. */
-  private partnerOf(text: ReturnType<typeof editorBracketText>, range: Range): Range | undefined {
+  private partnerOf(text: BracketText, range: Range): Range | undefined {
     if (!range.isSingleLine() || range.end.column - range.start.column !== 1) return undefined
     const character = this.editor.getTextInBufferRange(range)
     const closer = this.pairs.closerFor(character)
@@ -512,8 +542,11 @@ export class BracketMatcher {
     this.emitter.emit('did-change-match')
   }
 
-  /** Runs a search: the tokenizing it causes is not news. */
-  private searching<T>(fn: () => T): T {
+  /**
+   * Runs a search or an edit of the matcher's own: the tokenizing it causes is not news, and
+   * its `insertText` calls are not typing.
+   */
+  private quietly<T>(fn: () => T): T {
     const wasBusy = this.busy
     this.busy = true
     try {
@@ -521,11 +554,6 @@ export class BracketMatcher {
     } finally {
       this.busy = wasBusy
     }
-  }
-
-  /** Runs an edit of the matcher's own: its `insertText` calls are not typing. */
-  private editing<T>(fn: () => T): T {
-    return this.searching(fn)
   }
 }
 

@@ -4,6 +4,7 @@
  * for at most `MAX_ROWS_TO_SCAN` rows. Free functions over a small view of the text
  * (`BracketText`), so they can be tested and reused without an editor.
  */
+import { PlainTextMode } from '@tandem/language'
 import { Point, Range } from '@tandem/text'
 import type { BracketPairs } from './bracket-pairs.js'
 import type { TextEditor } from './text-editor.js'
@@ -66,6 +67,13 @@ export const isCommentOrStringScope = (scopes: readonly string[]): boolean => {
 export const editorBracketText = (editor: TextEditor): BracketText => {
   const mode = editor.getLanguageMode()
   const buffer = editor.getBuffer()
+  if (mode instanceof PlainTextMode) {
+    return {
+      lineForRow: (row) => buffer.lineForRow(row),
+      getLineCount: () => buffer.getLineCount(),
+      isCommentOrString: () => false,
+    }
+  }
   let lastRow = -1
   let lastTokens: ReturnType<NonNullable<typeof mode.tokensForBufferRow>> = null
   return {
