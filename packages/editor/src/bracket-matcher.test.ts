@@ -194,6 +194,14 @@ describe('typing a closer', () => {
     expect(shown(editor)).toBe('"ok"|')
   })
 
+  it('remembers the last few hundred closers put in, not a whole session of them', () => {
+    const { editor } = setUp('|')
+    type(editor, '('.repeat(300))
+    type(editor, ')'.repeat(300))
+    // The 256 innermost closers are stepped over; the 44 outermost were forgotten.
+    expect(editor.getText()).toBe('('.repeat(300) + ')'.repeat(344))
+  })
+
   it('always steps over with alwaysSkipClosingPairs', () => {
     const { editor } = setUp('(|)', {}, { alwaysSkipClosingPairs: true })
     type(editor, ')')
@@ -259,6 +267,19 @@ describe('what is not typing', () => {
     clipboard.write('(')
     editor.pasteText()
     expect(shown(editor)).toBe('(|')
+  })
+
+  it('onWillInsertText names the call and its options', () => {
+    const clipboard = new Clipboard()
+    const editor = new TextEditor({ clipboard })
+    const seen: string[] = []
+    editor.onWillInsertText(({ text, source, options }) => {
+      seen.push(`${source} ${text} ${JSON.stringify(options)}`)
+    })
+    editor.insertText('a', { groupUndo: true })
+    clipboard.write('b')
+    editor.pasteText({ autoIndent: false })
+    expect(seen).toEqual(['insertText a {"groupUndo":true}', 'pasteText b {"autoIndent":false}'])
   })
 
   it('IME composition text (select) and undo: skip are left alone', () => {

@@ -13,7 +13,7 @@ import {
   DEFAULT_PAIRS_WITH_EXTRA_NEWLINE,
   isQuote,
 } from './bracket-pairs.js'
-import type { DisplayMarkerLayer } from './display-marker.js'
+import type { DisplayMarker, DisplayMarkerLayer } from './display-marker.js'
 import type { WillInsertTextEvent } from './editor-edits.js'
 import {
   type BracketMatch,
@@ -50,6 +50,8 @@ export interface BracketMatcherOptions {
 }
 
 const WORD_CHARACTER = /\w/
+/** How many typed closers are remembered for stepping over, at least (more with many cursors). */
+const MAX_REMEMBERED_CLOSERS = 256
 const TRAILING_BACKSLASHES = /(\\+)$/
 const BACKSLASHES_THEN_ONE = /(\\+)[^\\]$/
 
@@ -109,6 +111,8 @@ export class BracketMatcher {
   private pairs: BracketPairs
   /** The closers put in for typed openers: a closer typed just before one steps over it. */
   private readonly closers: DisplayMarkerLayer
+  /** The markers of `closers`, oldest first. */
+  private closerMarkers: DisplayMarker[] = []
   private readonly emitter = new Emitter<{ 'did-change-match': undefined }>()
   private readonly subscriptions = new CompositeDisposable()
   private languageSubscriptions = new CompositeDisposable()
@@ -423,13 +427,34 @@ export class BracketMatcher {
           this.editor.moveCursors((cursor) => cursor.moveLeft(1, { moveToEndOfSelection: true }))
         }),
       )
-      for (const cursor of this.editor.getCursors()) {
-        const at = cursor.getBufferPosition()
-        this.closers.markBufferRange(new Range(at, new Point(at.row, at.column + closer.length)), {
-          exclusive: true,
-        })
-      }
+      this.rememberClosers(closer.length)
     }
+  }
+
+  /**
+   * Marks the closers just put in after the cursors, and forgets old ones: those deleted or
+   * stepped over, and the oldest beyond a bound, so that every edit does not carry the
+   * markers of a whole session (Atom kept them all).
+   */
+  private rememberClosers(length: number): void {
+    const cursors = this.editor.getCursors()
+    for (const cursor of cursors) {
+      const at = cursor.getBufferPosition()
+      const range = new Range(at, new Point(at.row, at.column + length))
+      this.closerMarkers.push(this.closers.markBufferRange(range, { exclusive: true }))
+    }
+    const bound = Math.max(MAX_REMEMBERED_CLOSERS, 2 * cursors.length)
+    let excess = this.closerMarkers.length - bound
+    this.closerMarkers = this.closerMarkers.filter((marker) => {
+      const keep =
+        excess <= 0 &&
+        !marker.isDestroyed() &&
+        marker.isValid() &&
+        !marker.getBufferRange().isEmpty()
+      excess--
+      if (!keep) marker.destroy()
+      return keep
+    })
   }
 
   /** Atom's rule for completing an opener typed at a cursor. */
