@@ -115,15 +115,17 @@ export const findMatchingCloser = (
   let depth = 0
   for (let row = position.row; row <= lastRow; row++) {
     const line = text.lineForRow(row) ?? ''
-    for (
-      let column = row === position.row ? position.column + 1 : 0;
-      column < line.length;
-      column++
-    ) {
-      const character = line[column]
-      if (character !== opener && character !== closer) continue
+    let column = row === position.row ? position.column + 1 : 0
+    // indexOf skips the text between brackets natively: most rows hold none of the pair.
+    let nextOpener = line.indexOf(opener, column)
+    let nextCloser = line.indexOf(closer, column)
+    while (nextOpener >= 0 || nextCloser >= 0) {
+      const opens = nextOpener >= 0 && (nextCloser < 0 || nextOpener < nextCloser)
+      column = opens ? nextOpener : nextCloser
+      if (opens) nextOpener = line.indexOf(opener, column + 1)
+      else nextCloser = line.indexOf(closer, column + 1)
       if (text.isCommentOrString(row, column)) continue
-      if (character === opener) depth++
+      if (opens) depth++
       else if (depth-- === 0) return new Point(row, column)
     }
   }
@@ -146,15 +148,17 @@ export const findMatchingOpener = (
   let depth = 0
   for (let row = position.row; row >= firstRow; row--) {
     const line = text.lineForRow(row) ?? ''
-    for (
-      let column = row === position.row ? position.column - 1 : line.length - 1;
-      column >= 0;
-      column--
-    ) {
-      const character = line[column]
-      if (character !== opener && character !== closer) continue
+    const start = row === position.row ? position.column - 1 : line.length - 1
+    if (start < 0) continue
+    let previousOpener = line.lastIndexOf(opener, start)
+    let previousCloser = line.lastIndexOf(closer, start)
+    while (previousOpener >= 0 || previousCloser >= 0) {
+      const closes = previousCloser > previousOpener
+      const column = closes ? previousCloser : previousOpener
+      if (closes) previousCloser = column > 0 ? line.lastIndexOf(closer, column - 1) : -1
+      else previousOpener = column > 0 ? line.lastIndexOf(opener, column - 1) : -1
       if (text.isCommentOrString(row, column)) continue
-      if (character === closer) depth++
+      if (closes) depth++
       else if (depth-- === 0) return new Point(row, column)
     }
   }
