@@ -541,6 +541,30 @@ describe('commands', () => {
     expect(editor.getSelectedText()).toBe('a, b')
   })
 
+  it('select matching brackets, then type a bracket to change the pair', () => {
+    const { editor, matcher } = setUp('f|(a, [b])')
+    matcher.selectMatchingBrackets()
+    expect(editor.getSelectedBufferRanges().map((r) => r.serialize())).toEqual([
+      [
+        [0, 1],
+        [0, 2],
+      ],
+      [
+        [0, 8],
+        [0, 9],
+      ],
+    ])
+    type(editor, ']')
+    expect(shown(editor)).toBe('f[|a, [b]]|')
+    editor.undo()
+    expect(editor.getText()).toBe('f(a, [b])')
+    editor.setCursorBufferPosition([0, 1])
+    matcher.selectMatchingBrackets()
+    editor.setCursorBufferPosition([0, 8])
+    type(editor, '{')
+    expect(shown(editor)).toBe('f(a, [b]{|})')
+  })
+
   it('remove brackets deletes a bracket and its partner, else backspaces', () => {
     const { editor, matcher } = setUp('f(a, (b)|)')
     matcher.removeBrackets()

@@ -116,6 +116,8 @@ export class BracketMatcher {
   private readonly emitter = new Emitter<{ 'did-change-match': undefined }>()
   private readonly subscriptions = new CompositeDisposable()
   private languageSubscriptions = new CompositeDisposable()
+  /** The pair `selectMatchingBrackets` selected: typing a bracket over it changes its kind. */
+  private selectedPair: readonly [Range, Range] | undefined
   /** The last answer of `matchingBracketRanges`; null when it must be found again. */
   private match: BracketMatch | undefined | null = null
   /** While the matcher edits or searches: its own insertions and tokenizing are not news. */
@@ -309,6 +311,19 @@ export class BracketMatcher {
   }
 
   /**
+   * Selects the bracket next to the last cursor and its partner (the pair
+   * `matchingBracketRanges` gives), so that typing a bracket next changes the pair's kind:
+   * `(a)` becomes `[a]` by typing `[` or `]`. Atom's select-matching-brackets (no key by
+   * default).
+   */
+  selectMatchingBrackets(): void {
+    const pair = this.matchingBracketRanges()
+    if (pair === undefined) return
+    this.editor.setSelectedBufferRanges(pair)
+    this.selectedPair = pair
+  }
+
+  /**
    * Removes the brackets around each selection that starts with an opener and ends with its
    * closer (`"text"`, `(a, b)`), keeping the text inside selected. Returns whether any were
    * removed (a view lets the key do something else when not). Atom's ctrl-].
@@ -406,6 +421,10 @@ export class BracketMatcher {
     if (!this.pairs.isOpener(text) && !this.pairs.isCloser(text)) return
     if (options.select || options.undo === 'skip') return
     const forwarded = { bypassReadOnly: options.bypassReadOnly, autoscroll: options.autoscroll }
+    if (this.changeSelectedPair(text, forwarded)) {
+      event.cancel()
+      return
+    }
     if (this.wrapSelectedText(text, forwarded)) {
       event.cancel()
       return
@@ -480,6 +499,30 @@ export class BracketMatcher {
     return this.closers
       .findMarkers({ startPosition: position })
       .find((marker) => marker.isValid() && !marker.getBufferRange().isEmpty())
+  }
+
+  /**
+   * Replaces the pair `selectMatchingBrackets` selected (if it is still what is selected) by
+   * the pair of the bracket typed, as Atom's change-brackets mode does.
+   */
+  private changeSelectedPair(typed: string, options: { bypassReadOnly?: boolean }): boolean {
+    const pair = this.selectedPair
+    this.selectedPair = undefined
+    if (pair === undefined) return false
+    const selected = this.editor.getSelectedBufferRanges()
+    const still =
+      selected.length === 2 && pair.every((range) => selected.some((other) => other.isEqual(range)))
+    const opener = this.pairs.openerFor(typed) ?? typed
+    const closer = this.pairs.closerFor(opener)
+    if (!still || closer === undefined) return false
+    this.quietly(() =>
+      this.editor.mutateSelectedText((selection) => {
+        const old = selection.getText()
+        if (this.pairs.isOpener(old)) selection.insertText(opener, options)
+        else if (this.pairs.isCloser(old)) selection.insertText(closer, options)
+      }),
+    )
+    return true
   }
 
   /** Wraps the non-empty selections in the pair `opener` starts, keeping them selected. */
