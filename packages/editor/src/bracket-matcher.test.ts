@@ -579,6 +579,19 @@ describe('commands', () => {
     expect(shown(editor)).toBe('f(a| b)')
   })
 
+  it('remove brackets backspaces as the editor does where there is no pair', () => {
+    const { editor, matcher } = setUp('  |x\n|(y)')
+    matcher.removeBrackets()
+    expect(shown(editor)).toBe('|x|(y)')
+    editor.setText('(a)\n  b')
+    editor.setCursorBufferPosition([0, 3])
+    editor.addCursorAtBufferPosition([1, 2])
+    matcher.removeBrackets()
+    expect(shown(editor)).toBe('a|\n|b')
+    editor.undo()
+    expect(editor.getText()).toBe('(a)\n  b')
+  })
+
   it('remove brackets across rows, and with the bracket selected', () => {
     const { editor, matcher } = setUp('{|\n  a\n}')
     matcher.removeBrackets()

@@ -256,13 +256,11 @@ export class BracketMatcher {
           inside = new Range(first.end, second.start)
         } else {
           const opener = findEnclosingOpener(text, this.pairs, position)
-          const character = opener && this.editor.getTextInBufferRange(charAt(opener))
-          const closer =
-            opener && character
-              ? findMatchingCloser(text, opener, character, this.pairs.closerFor(character)!)
-              : undefined
-          if (opener !== undefined && closer !== undefined) {
-            inside = new Range(new Point(opener.row, opener.column + 1), closer)
+          if (opener !== undefined) {
+            const bracket = this.editor.getTextInBufferRange(charAt(opener))
+            const closer = this.pairs.closerFor(bracket)!
+            const match = findMatchingCloser(text, opener, bracket, closer)
+            if (match !== undefined) inside = new Range(charAt(opener).end, match)
           }
         }
         if (inside !== undefined) selection.setBufferRange(inside)
@@ -280,22 +278,22 @@ export class BracketMatcher {
     const text = editorBracketText(this.editor)
     const buffer = this.editor.getBuffer()
     const deletions: Range[] = []
+    const backspacing: Selection[] = []
     this.quietly(() => {
       for (const selection of this.editor.getSelections()) {
         let range = selection.getBufferRange()
-        if (range.isEmpty()) {
-          const at = range.start
-          if (at.column > 0) range = new Range(new Point(at.row, at.column - 1), at)
-          else if (at.row > 0) {
-            range = new Range(new Point(at.row - 1, buffer.lineLengthForRow(at.row - 1) ?? 0), at)
-          }
+        if (range.isEmpty() && range.start.column > 0) {
+          range = new Range(range.start.translate([0, -1]), range.start)
         }
         const partner = this.partnerOf(text, range)
         if (partner !== undefined) deletions.push(range, partner)
-        else if (!range.isEmpty()) deletions.push(range)
+        else backspacing.push(selection)
       }
     })
-    if (deletions.length === 0) return
+    if (deletions.length === 0) {
+      this.editor.backspace()
+      return
+    }
     deletions.sort((a, b) => b.start.compare(a.start))
     this.editor.mergeIntersectingSelections(() =>
       this.editor.transact(() => {
@@ -306,6 +304,7 @@ export class BracketMatcher {
           buffer.delete(range)
           previous = range
         }
+        for (const selection of backspacing) selection.backspace()
       }),
     )
   }
