@@ -5,6 +5,7 @@
  */
 import { loadLanguage } from '@tandem/language'
 import { beforeAll, describe, expect, it } from 'vitest'
+import { Random, seeds } from '../../../testing/random.js'
 import {
   BracketMatcher,
   type BracketMatcherOptions,
@@ -295,6 +296,14 @@ describe('what is not typing', () => {
     const { editor } = setUp('|')
     expect(editor.insertText('[')).toBe(false)
     expect(shown(editor)).toBe('[|]')
+  })
+
+  it('a matcher ends with its editor', () => {
+    const { editor, matcher } = setUp('(|)')
+    type(editor, '[')
+    editor.destroy()
+    expect(matcher.matchingBracketRanges()).toBeUndefined()
+    matcher.destroy()
   })
 
   it('a destroyed matcher does nothing', () => {
@@ -741,4 +750,41 @@ describe('remote edits', () => {
       [0, 5],
     ])
   })
+})
+
+describe('the remembered match against a fresh search', () => {
+  const PIECES = ['(', ')', '[', ']', '{', '}', '"', 'a', ' ', '\n']
+  for (const seed of seeds(3)) {
+    it(`agree through random typing, moves and remote edits (seed ${seed})`, () => {
+      const random = new Random(seed)
+      const { a, b } = connectedEditors(random.string(60, PIECES))
+      const matcher = new BracketMatcher(b)
+      const fresh = () => {
+        const probe = new BracketMatcher(b)
+        const answer = ranges(probe.matchingBracketRanges())
+        probe.destroy()
+        return answer
+      }
+      for (let step = 0; step < 150; step++) {
+        const length = b.getText().length
+        const choice = random.int(0, 4)
+        if (choice === 0) type(b, random.pick(PIECES))
+        else if (choice === 1) {
+          const at = a.getBuffer().positionForCharacterIndex(random.int(0, length))
+          a.getBuffer().insert(at, random.pick(PIECES))
+        } else if (choice === 2 && length > 0) {
+          const start = random.int(0, length - 1)
+          const buffer = a.getBuffer()
+          buffer.delete([
+            buffer.positionForCharacterIndex(start),
+            buffer.positionForCharacterIndex(start + 1),
+          ])
+        } else if (choice === 3) {
+          b.setCursorBufferPosition(b.getBuffer().positionForCharacterIndex(random.int(0, length)))
+        } else if (!matcher.backspace()) b.backspace()
+        expect(ranges(matcher.matchingBracketRanges()), `step ${step}`).toEqual(fresh())
+        expect(a.getText()).toBe(b.getText())
+      }
+    })
+  }
 })
