@@ -696,6 +696,12 @@ describe('JavaScript', () => {
     expect(shown(editor)).toBe('const a = `${|}`')
   })
 
+  it('closes quotes in strings and comments by the same rules, as Atom does', () => {
+    const { editor } = js('const s = "a |" // b |')
+    type(editor, "'")
+    expect(shown(editor)).toBe(`const s = "a '|'" // b '|'`)
+  })
+
   it('enter inside braces indents the new line', () => {
     const { editor, matcher } = js('if (a) {|}')
     expect(matcher.newline()).toBe(true)
