@@ -55,6 +55,12 @@ export const GUIDES: readonly GuideSpec[] = [
     test: 'packages/editor/src/find-guide.test.ts',
   },
   {
+    guide: 'docs/brackets.md',
+    packageDir: 'packages/editor',
+    minSamples: 6,
+    test: 'packages/editor/src/brackets-guide.test.ts',
+  },
+  {
     guide: 'docs/collaboration.md',
     packageDir: 'packages/collab',
     minSamples: 4,
