@@ -49,6 +49,18 @@ export const GUIDES: readonly GuideSpec[] = [
     test: 'packages/editor/src/docs.test.ts',
   },
   {
+    guide: 'docs/find.md',
+    packageDir: 'packages/editor',
+    minSamples: 10,
+    test: 'packages/editor/src/find-guide.test.ts',
+  },
+  {
+    guide: 'docs/brackets.md',
+    packageDir: 'packages/editor',
+    minSamples: 6,
+    test: 'packages/editor/src/brackets-guide.test.ts',
+  },
+  {
     guide: 'docs/collaboration.md',
     packageDir: 'packages/collab',
     minSamples: 4,

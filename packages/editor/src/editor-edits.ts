@@ -9,6 +9,13 @@ import type { TextEditor } from './text-editor.js'
 export interface WillInsertTextEvent {
   /** The text about to be inserted at every selection. */
   text: string
+  /**
+   * The call inserting it: `insertText` (typing goes through it, as do programs) or
+   * `pasteText`. Listeners that react to typing only, as bracket completion does, skip pastes.
+   */
+  readonly source: 'insertText' | 'pasteText'
+  /** The options the call was given. */
+  readonly options: Readonly<EditorInsertTextOptions>
   /** Stops the insertion: no selection changes. */
   cancel(): void
 }
@@ -185,7 +192,7 @@ export const editorEdits: EditorEdits & ThisType<TextEditor> = {
       throw new TypeError(`text must be a string, got ${text === null ? 'null' : typeof text}`)
     }
     if (!this.ensureWritable('insertText', options)) return undefined
-    if (!willInsert(this, text)) return false
+    if (!willInsert(this, text, 'insertText', options)) return false
     // Atom fills the options in and hands the same object to every selection.
     let groupWithPrevious = false
     if (options.undo === 'skip') {
@@ -377,7 +384,7 @@ export const editorEdits: EditorEdits & ThisType<TextEditor> = {
     if (!this.ensureWritable('pasteText', options)) return
     const insertOptions: InsertTextOptions = { ...options }
     const { text: clipboardText, metadata } = this.getClipboard().readWithMetadata()
-    if (!willInsert(this, clipboardText)) return
+    if (!willInsert(this, clipboardText, 'pasteText', options)) return
     const saved: ClipboardMetadata = metadata ?? {}
     insertOptions.autoIndent ??= this.shouldAutoIndentOnPaste()
     const pieces = Array.isArray(saved.selections) ? (saved.selections as ClipboardPiece[]) : null
@@ -560,10 +567,17 @@ function typeAtEveryCursorAtOnce(
   return typed ?? null
 }
 
-function willInsert(editor: TextEditor, text: string): boolean {
+function willInsert(
+  editor: TextEditor,
+  text: string,
+  source: WillInsertTextEvent['source'],
+  options: Readonly<EditorInsertTextOptions>,
+): boolean {
   let cancelled = false
   editor.emitter.emit('will-insert-text', {
     text,
+    source,
+    options,
     cancel: () => {
       cancelled = true
     },

@@ -18,6 +18,13 @@ export {
   ScopeDescriptor,
 } from '@tandem/language'
 export { Point, Range } from '@tandem/text'
+export { BracketMatcher, type BracketMatcherOptions } from './bracket-matcher.js'
+export {
+  BracketPairs,
+  bracketPairsForLanguage,
+  DEFAULT_BRACKET_PAIRS,
+  DEFAULT_PAIRS_WITH_EXTRA_NEWLINE,
+} from './bracket-pairs.js'
 export { Clipboard, type ClipboardMetadata, type ClipboardStore } from './clipboard.js'
 export {
   Cursor,
@@ -37,7 +44,17 @@ export type {
   PasteTextOptions,
   WillInsertTextEvent,
 } from './editor-edits.js'
+export {
+  DEFAULT_MAX_MATCHES,
+  EditorSearch,
+  type EditorSearchOptions,
+  type ReplaceOptions,
+} from './editor-search.js'
+export { goToLine } from './go-to-line.js'
+export { MAX_ROWS_TO_SCAN } from './matching-brackets.js'
+export { OccurrenceSelector } from './occurrence-selector.js'
 export { type ReflowOptions, reflowText } from './reflow.js'
+export { MULTI_LINE_ROWS, type SearchQuery } from './search-query.js'
 export { Selection, type SelectionRangeChangeEvent, type SetRangeOptions } from './selection.js'
 export type { InsertTextOptions, WriteOptions } from './selection-edits.js'
 export {

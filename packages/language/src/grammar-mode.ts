@@ -283,7 +283,10 @@ export class GrammarLanguageMode implements LanguageMode {
   }
 
   suggestedIndentForLineAtBufferRow(row: number, line: string, tabLength: number): number {
-    return this.indentFor(row, line, tabLength)
+    // Atom's tree-sitter modes cannot parse text that is not in the buffer yet, so they answer
+    // for the row as it is (a closing bracket already there dedents what is pasted before it).
+    const text = this.indentsRowsTogether ? (this.buffer.lineForRow(row) ?? '') : line
+    return this.indentFor(row, text, tabLength)
   }
 
   /**

@@ -64,7 +64,12 @@ describe('GrammarLanguageMode from settings alone', () => {
     const mode = modeFor('javascript', 'if (a) {\n\n  x()\n}\nconst list = [\n1')
     expect(mode.suggestedIndentForBufferRow(1, 2)).toBe(1)
     expect(mode.suggestedIndentForBufferRow(3, 2)).toBe(0)
-    expect(mode.suggestedIndentForLineAtBufferRow(1, '}', 2)).toBe(0)
+    // A tree-sitter language answers for the row as it stands (the line given is not parsed);
+    // a TextMate-only one for the line given.
+    expect(mode.suggestedIndentForLineAtBufferRow(1, '}', 2)).toBe(1)
+    expect(mode.suggestedIndentForLineAtBufferRow(3, 'x', 2)).toBe(0)
+    const css = modeFor('css', 'a {\n\n}')
+    expect(css.suggestedIndentForLineAtBufferRow(1, '}', 2)).toBe(0)
     expect(mode.suggestedIndentForBufferRow(5, 2)).toBe(1)
     // The blank row 1 is skipped unless asked not to.
     expect(mode.suggestedIndentForBufferRow(2, 2)).toBe(1)
