@@ -11,9 +11,8 @@
  * alt-enter selects every match; ctrl-alt-/ toggles regex, ctrl-shift-c match case; escape
  * closes the bar and gives the editor the focus.
  */
-import type { Decoration, TextEditor } from '@tandem/editor'
+import { type Decoration, EditorSearch, type SearchQuery, type TextEditor } from '@tandem/editor'
 import type { Disposable, Range } from '@tandem/text'
-import type { EditorSearchModel, SearchQuery } from './editor-features.js'
 import { keystrokeForEvent } from './keymap.js'
 
 /** What the find bar needs from its view. */
@@ -35,7 +34,7 @@ const TOGGLES: readonly { option: Toggle; text: string; label: string; keys?: st
 /**
  * The find bar of one view; made hidden, shown by `show()`.
  *
- * @example const bar = new FindBar(host, view.element, () => new EditorSearch(editor)); bar.show()
+ * @example const bar = new FindBar({ editor, focusEditor: () => view.focus() }, view.element); bar.show()
  */
 export class FindBar {
   /** The bar's element (a `search` landmark). */
@@ -47,7 +46,7 @@ export class FindBar {
   /** The count of matches ("2 of 5"), a polite live region. */
   readonly countElement: HTMLElement
   private readonly toggles = new Map<Toggle, HTMLButtonElement>()
-  private search: EditorSearchModel | null = null
+  private search: EditorSearch | null = null
   private searchSubscription: Disposable | null = null
   private selectionSubscription: Disposable | null = null
   private decoration: Decoration | null = null
@@ -57,7 +56,6 @@ export class FindBar {
   constructor(
     private readonly host: FindBarHost,
     parent: HTMLElement,
-    private readonly createSearch: (editor: TextEditor) => EditorSearchModel | null,
   ) {
     const document = parent.ownerDocument
     const make = <K extends keyof HTMLElementTagNameMap>(tag: K, className = '') => {
@@ -273,16 +271,17 @@ export class FindBar {
     this.element.remove()
   }
 
-  private ensureSearch(): EditorSearchModel | null {
+  /** The search, made on first use (a view that never finds keeps no match layer). */
+  private ensureSearch(): EditorSearch | null {
     if (this.search === null && !this.destroyed) {
-      this.search = this.createSearch(this.host.editor)
-      this.searchSubscription = this.search?.onDidUpdate(() => this.updateCount()) ?? null
+      this.search = new EditorSearch(this.host.editor)
+      this.searchSubscription = this.search.onDidUpdate(() => this.updateCount())
     }
     return this.search
   }
 
   private async move(
-    step: (search: EditorSearchModel) => Range | undefined,
+    step: (search: EditorSearch) => Range | undefined,
   ): Promise<Range | undefined> {
     const search = this.ensureSearch()
     if (search === null) return undefined

@@ -2,10 +2,10 @@
 /**
  * The go-to-line box: Atom's go-to-line panel over the editor's top edge. Its field takes a
  * row, or `row:column` (both counted from 1, as line numbers are shown); enter moves the
- * cursor there and closes the box, escape or leaving the field closes it without moving.
+ * cursor there (the editor package's `goToLine`, as Atom's go-to-line reads it) and closes the
+ * box; escape or leaving the field closes it without moving.
  */
-import type { TextEditor } from '@tandem/editor'
-import type { Point } from '@tandem/text'
+import { goToLine, type TextEditor } from '@tandem/editor'
 import { keystrokeForEvent } from './keymap.js'
 
 /** What the box needs from its view. */
@@ -18,7 +18,7 @@ export interface GoToLineHost {
 /**
  * The go-to-line box of one view; made hidden, toggled by `toggle()`.
  *
- * @example const box = new GoToLineBox(host, view.element, goToLine); box.toggle()
+ * @example const box = new GoToLineBox({ editor, focusEditor: () => view.focus() }, view.element); box.toggle()
  */
 export class GoToLineBox {
   /** The box's element (a labelled dialog). */
@@ -31,7 +31,6 @@ export class GoToLineBox {
   constructor(
     private readonly host: GoToLineHost,
     parent: HTMLElement,
-    private readonly goToLine: (editor: TextEditor, input: string) => Point | undefined,
   ) {
     const document = parent.ownerDocument
     this.element = document.createElement('div')
@@ -92,7 +91,7 @@ export class GoToLineBox {
       this.hide(true)
       return true
     }
-    const point = this.goToLine(this.host.editor, text)
+    const point = goToLine(this.host.editor, text)
     if (point === undefined) {
       this.input.setAttribute('aria-invalid', 'true')
       return false

@@ -4,8 +4,8 @@
  * `go-to-line:toggle`, `bracket-matcher:go-to-matching-bracket`, `window:increase-font-size`).
  * Backspace, newline and escape consult them before the editor's own commands.
  */
+import type { BracketMatcher, OccurrenceSelector } from '@tandem/editor'
 import { type CommandContext, EDITOR_COMMANDS } from './commands.js'
-import type { BracketMatcherModel, OccurrenceSelectorModel } from './editor-features.js'
 import type { FindBar } from './find-bar.js'
 import type { GoToLineBox } from './go-to-line-box.js'
 
@@ -13,10 +13,10 @@ import type { GoToLineBox } from './go-to-line-box.js'
 export interface ViewCommandHost {
   readonly findBar: FindBar
   readonly goToLine: GoToLineBox
-  /** The select-next model (made on first use), or null when the editor package has none. */
-  occurrences(): OccurrenceSelectorModel | null
-  /** The bracket matcher, or null when the editor package has none. */
-  readonly brackets: BracketMatcherModel | null
+  /** The select-next model (made on first use). */
+  occurrences(): OccurrenceSelector
+  /** The view's bracket matcher. */
+  readonly brackets: BracketMatcher
   /** Zooms the font one step in or out, or back to the page's size. */
   zoom(direction: 'in' | 'out' | 'reset'): void
 }
@@ -25,18 +25,15 @@ export interface ViewCommandHost {
 export type ViewCommand = (host: ViewCommandHost, context: CommandContext) => boolean | undefined
 
 const occurrence =
-  (fn: (model: OccurrenceSelectorModel) => void): ViewCommand =>
+  (fn: (model: OccurrenceSelector) => void): ViewCommand =>
   (host) => {
-    const model = host.occurrences()
-    if (model === null) return false
-    fn(model)
+    fn(host.occurrences())
     return true
   }
 
 const bracket =
-  (fn: (model: BracketMatcherModel) => void): ViewCommand =>
+  (fn: (model: BracketMatcher) => void): ViewCommand =>
   (host) => {
-    if (host.brackets === null) return false
     fn(host.brackets)
     return true
   }
@@ -94,6 +91,10 @@ export const VIEW_COMMANDS: Readonly<Record<string, ViewCommand>> = Object.freez
   'bracket-matcher:go-to-matching-bracket': bracket((model) => model.goToMatchingBracket()),
   'bracket-matcher:select-inside-brackets': bracket((model) => model.selectInsideBrackets()),
   'bracket-matcher:remove-matching-brackets': bracket((model) => model.removeBrackets()),
+  'bracket-matcher:select-matching-brackets': bracket((model) => model.selectMatchingBrackets()),
+  'bracket-matcher:go-to-enclosing-bracket': bracket((model) => model.goToEnclosingBracket()),
+  'bracket-matcher:remove-brackets-from-selection': (host) =>
+    host.brackets.removeBracketsFromSelection(),
   'window:increase-font-size': (host) => {
     host.zoom('in')
     return true
@@ -108,9 +109,9 @@ export const VIEW_COMMANDS: Readonly<Record<string, ViewCommand>> = Object.freez
   },
   // Between a pair of brackets the matcher deletes both, and splits them over three lines.
   'core:backspace': (host, context) =>
-    host.brackets?.backspace() === true || editorCommand('core:backspace', context),
+    host.brackets.backspace() || editorCommand('core:backspace', context),
   'editor:newline': (host, context) =>
-    host.brackets?.newline() === true || editorCommand('editor:newline', context),
+    host.brackets.newline() || editorCommand('editor:newline', context),
   // With one selection, escape closes the find bar or the go-to-line box, as in Atom.
   'editor:consolidate-selections': (host, context) => {
     if (editorCommand('editor:consolidate-selections', context) !== false) return true

@@ -12,20 +12,19 @@
  * writes the rows first, then reads positions, then writes the boxes: one layout per frame.
  */
 import { ratioForCharacter } from '@tandem/display'
-import type { AutoscrollRequest, Decoration, DisplayMarkerLayer, TextEditor } from '@tandem/editor'
+import {
+  type AutoscrollRequest,
+  BracketMatcher,
+  type Decoration,
+  type DisplayMarkerLayer,
+  OccurrenceSelector,
+  type TextEditor,
+} from '@tandem/editor'
 import { CompositeDisposable, Disposable, Point, type PointLike } from '@tandem/text'
 import { fontWidths } from './character-widths.js'
 import { ClipboardEvents } from './clipboard.js'
 import { type CommandContext, EDITOR_COMMANDS } from './commands.js'
 import { DecorationWatcher, decorationBoxes } from './decorations-layer.js'
-import {
-  type BracketMatcherModel,
-  createBracketMatcher,
-  createOccurrenceSelector,
-  createSearch,
-  goToLine,
-  type OccurrenceSelectorModel,
-} from './editor-features.js'
 import { FindBar } from './find-bar.js'
 import { GoToLineBox } from './go-to-line-box.js'
 import { Gutter } from './gutter.js'
@@ -152,8 +151,8 @@ export class EditorView {
   private readonly goToLineBox: GoToLineBox
   private readonly fontZoom: FontZoom
   private readonly viewCommands: ViewCommandHost
-  private occurrenceSelector: OccurrenceSelectorModel | null | undefined
-  private readonly bracketMatcher: BracketMatcherModel | null
+  private occurrenceSelector: OccurrenceSelector | null = null
+  private readonly bracketMatcher: BracketMatcher
   private readonly bracketLayer: DisplayMarkerLayer
   private readonly bracketDecoration: Decoration
   private readonly subscriptions = new CompositeDisposable()
@@ -279,14 +278,16 @@ export class EditorView {
     this.activity = new PeerActivity(document.defaultView, delays, () => this.scheduleUpdate())
     this.announcer = new PeerAnnouncer(element)
     const focusEditor = () => this.focus()
-    this.findBar = new FindBar({ editor, focusEditor }, element, createSearch)
-    this.goToLineBox = new GoToLineBox({ editor, focusEditor }, element, goToLine)
+    this.findBar = new FindBar({ editor, focusEditor }, element)
+    this.goToLineBox = new GoToLineBox({ editor, focusEditor }, element)
     this.fontZoom = new FontZoom(element)
     // Seen here; said in the view's live region (one per view, the announcer's).
     this.chordHint = div(document, 'tandem-panel tandem-chord-hint')
     this.chordHint.setAttribute('aria-hidden', 'true')
     element.append(this.chordHint)
-    this.bracketMatcher = createBracketMatcher(editor, options.autoCloseBrackets ?? true)
+    this.bracketMatcher = new BracketMatcher(editor, {
+      autoClose: options.autoCloseBrackets ?? true,
+    })
     this.bracketLayer = editor.addMarkerLayer()
     this.bracketDecoration = editor.decorateMarkerLayer(this.bracketLayer, {
       type: 'highlight',
@@ -297,9 +298,7 @@ export class EditorView {
       goToLine: this.goToLineBox,
       brackets: this.bracketMatcher,
       occurrences: () => {
-        if (this.occurrenceSelector === undefined) {
-          this.occurrenceSelector = createOccurrenceSelector(editor)
-        }
+        this.occurrenceSelector ??= new OccurrenceSelector(editor)
         return this.occurrenceSelector
       },
       zoom: (direction) => {
@@ -309,8 +308,8 @@ export class EditorView {
         this.updateSync()
       },
     }
-    const bracketMatch = this.bracketMatcher?.onDidChangeMatch(() => this.markBrackets())
-    if (bracketMatch !== undefined) this.subscriptions.add(bracketMatch)
+    this.subscriptions.add(this.bracketMatcher.onDidChangeMatch(() => this.markBrackets()))
+    this.markBrackets()
 
     const display = editor.displayLayer
     const onScroll = () => this.scheduleUpdate()
@@ -657,7 +656,8 @@ export class EditorView {
     this.findBar.destroy()
     this.goToLineBox.destroy()
     this.chordHint.remove()
-    this.bracketMatcher?.destroy()
+    this.bracketMatcher.destroy()
+    this.occurrenceSelector?.destroy()
     this.bracketDecoration.destroy()
     this.bracketLayer.destroy()
     this.decorations.dispose()
@@ -745,7 +745,7 @@ export class EditorView {
   /** Marks the bracket pair at the cursor for its highlight decoration. */
   private markBrackets(): void {
     for (const marker of this.bracketLayer.getMarkers()) marker.destroy()
-    for (const range of this.bracketMatcher?.matchingBracketRanges() ?? []) {
+    for (const range of this.bracketMatcher.matchingBracketRanges() ?? []) {
       this.bracketLayer.markBufferRange(range, { invalidate: 'never' })
     }
   }

@@ -1,0 +1,352 @@
+/**
+ * The find bar, the go-to-line box, select-next and the bracket matcher in Chromium, driven
+ * with real key presses. Every step's text and selections are checked against the editor
+ * package's own models (EditorSearch, OccurrenceSelector, goToLine, BracketMatcher) called on
+ * a fresh editor with the same text; the bar's count, its toggles and its labels are read from
+ * the page as a screen reader would find them.
+ */
+import { fileURLToPath } from 'node:url'
+import {
+  BracketMatcher,
+  EditorSearch,
+  goToLine,
+  OccurrenceSelector,
+  type SearchQuery,
+  TextEditor,
+} from '@tandem/editor'
+import type { Page } from 'playwright-core'
+import { describe, expect, it, vi } from 'vitest'
+import { inPage } from './testing/in-page.js'
+import { useViewPage } from './testing/serve-view-page.js'
+import type { OpenOptions } from './testing/view-page.js'
+
+const ARTIFACTS = fileURLToPath(new URL('../../../artifacts/view/', import.meta.url))
+
+const TEXT = [
+  'const first = 1',
+  'const second = first + 1',
+  'let third = second + first',
+  'const Fourth = "first"',
+  'function sum(values) {',
+  '  return values.reduce((a, b) => a + b, 0)',
+  '}',
+  'export { first, second }',
+].join('\n')
+
+const stateOf = (editor: TextEditor) => ({
+  text: editor.getText(),
+  selections: editor.getSelectedBufferRanges().map(String),
+})
+
+describe('EditorView find bar, go to line, select next and brackets', () => {
+  const view = useViewPage(ARTIFACTS)
+  let page: Page
+  const open = async (options: OpenOptions) => {
+    page = await view.openPage()
+    await inPage(
+      page,
+      (vp, o) => {
+        vp.open(o)
+        vp.a.view!.focus()
+      },
+      options,
+    )
+  }
+  const pageState = () =>
+    inPage(page, (vp) => ({
+      text: vp.a.editor.getText(),
+      selections: vp.a.editor.getSelectedBufferRanges().map(String),
+    }))
+  const bar = () =>
+    inPage(page, (vp) => {
+      const root = vp.a.element!.querySelector<HTMLElement>('.tandem-find-bar')!
+      const focused = document.activeElement
+      return {
+        visible: !root.hidden,
+        role: root.getAttribute('role'),
+        count: root.querySelector('[role="status"]')?.textContent ?? null,
+        live: root.querySelector('[role="status"]')?.getAttribute('aria-live') ?? null,
+        focus: focused?.getAttribute('aria-label') ?? focused?.className ?? null,
+        pressed: Object.fromEntries(
+          [...root.querySelectorAll('button[aria-pressed]')].map((b) => [
+            b.getAttribute('aria-label'),
+            b.getAttribute('aria-pressed'),
+          ]),
+        ),
+        unlabelled: [...root.querySelectorAll('input, button')].filter(
+          (control) => !(control.getAttribute('aria-label') || control.textContent?.trim()),
+        ).length,
+        highlights: vp.a.element!.querySelectorAll('.tandem-highlight.find-result').length,
+      }
+    })
+  const countIs = (text: string) =>
+    vi.waitFor(async () => expect((await bar()).count).toBe(text), { timeout: 5000 })
+
+  it('ctrl-f, typing, enter, shift-enter and F3 select the matches EditorSearch finds', async () => {
+    await open({ text: TEXT, width: 720, height: 320, view: { cursorBlink: false } })
+    const reference = new TextEditor({ text: TEXT })
+    const search = new EditorSearch(reference)
+    await inPage(page, (vp) => vp.a.editor.setCursorBufferPosition([1, 0]))
+    reference.setCursorBufferPosition([1, 0])
+
+    await page.keyboard.press('Control+f')
+    expect(await bar()).toMatchObject({
+      visible: true,
+      role: 'search',
+      focus: 'Find',
+      live: 'polite',
+      unlabelled: 0,
+      pressed: {
+        'Use regular expression': 'false',
+        'Match case': 'false',
+        'Whole word': 'false',
+        'Only in selection': 'false',
+      },
+    })
+    await page.keyboard.type('first')
+    await search.search({ text: 'first' })
+    await countIs(`${search.getMatchCount()} results`)
+    expect((await bar()).highlights).toBeGreaterThan(0)
+
+    const steps: [string, (s: EditorSearch) => unknown][] = [
+      ['Enter', (s) => s.findNext()],
+      ['Enter', (s) => s.findNext()],
+      ['Shift+Enter', (s) => s.findPrevious()],
+      ['F3', (s) => s.findNext()],
+      ['Shift+F3', (s) => s.findPrevious()],
+    ]
+    for (const [key, step] of steps) {
+      await page.keyboard.press(key)
+      step(search)
+      await vi.waitFor(async () => expect(await pageState()).toEqual(stateOf(reference)))
+      await countIs(`${search.getCurrentMatchIndex() + 1} of ${search.getMatchCount()}`)
+    }
+    await page.screenshot({ path: `${ARTIFACTS}find-bar.png` })
+
+    // Match case and whole word narrow the matches; the toggles say they are on.
+    await page.getByRole('button', { name: 'Match case' }).click()
+    await page.getByRole('button', { name: 'Whole word' }).click()
+    const narrow: SearchQuery = { text: 'first', caseSensitive: true, wholeWord: true }
+    await search.search(narrow)
+    await countIs(
+      search.getCurrentMatchIndex() >= 0
+        ? `${search.getCurrentMatchIndex() + 1} of ${search.getMatchCount()}`
+        : `${search.getMatchCount()} results`,
+    )
+    expect((await bar()).pressed).toMatchObject({ 'Match case': 'true', 'Whole word': 'true' })
+    expect((await bar()).focus).toBe('Find')
+
+    // A regular expression that does not compile says why, in the live region.
+    await page.keyboard.press('Control+Alt+Slash')
+    await page.keyboard.press('Control+a')
+    await page.keyboard.type('fir(st')
+    await search.search({ ...narrow, text: 'fir(st', regex: true })
+    expect(search.getError()).toBeDefined()
+    await countIs(search.getError()!)
+
+    // Escape closes the bar and gives the editor the focus; F3 goes on with the last query.
+    await page.keyboard.press('Control+a')
+    await page.keyboard.type('second')
+    await search.search({ ...narrow, text: 'second', regex: true })
+    await page.keyboard.press('Escape')
+    await vi.waitFor(async () =>
+      expect(await bar()).toMatchObject({ visible: false, focus: 'Editor', highlights: 0 }),
+    )
+    await page.keyboard.press('F3')
+    search.findNext()
+    await vi.waitFor(async () => expect(await pageState()).toEqual(stateOf(reference)))
+    search.destroy()
+    reference.destroy()
+  })
+
+  it('of 20,000 matches, only those on the rows on screen have elements', async () => {
+    const text = Array.from({ length: 20_000 }, (_, i) => `row ${i} needle`).join('\n')
+    await open({ text, width: 600, height: 300, view: { cursorBlink: false } })
+    await page.keyboard.press('Control+f')
+    await page.keyboard.type('needle')
+    await countIs('20000 results')
+    const shown = await inPage(page, async (vp) => {
+      vp.a.view!.setScrollTop(12_345 * vp.a.view!.getMetrics().lineHeight)
+      await vp.frames()
+      const [start, end] = vp.a.view!.getRenderedRowRange()
+      const rows = [...vp.a.element!.querySelectorAll('.tandem-highlight.find-result')].map((box) =>
+        Math.round((box as HTMLElement).offsetTop / vp.a.view!.getMetrics().lineHeight),
+      )
+      return { start, end, rows }
+    })
+    expect(shown.rows.length).toBe(shown.end - shown.start)
+    expect(Math.min(...shown.rows)).toBe(shown.start)
+    expect(Math.max(...shown.rows)).toBe(shown.end - 1)
+  })
+
+  it('replace, replace all and select all, from the keyboard', async () => {
+    await open({ text: TEXT, width: 720, height: 320, view: { cursorBlink: false } })
+    const reference = new TextEditor({ text: TEXT })
+    const search = new EditorSearch(reference)
+    await page.keyboard.press('Control+h')
+    expect((await bar()).focus).toBe('Replace')
+    await page.keyboard.type('total')
+    const find = page.getByRole('textbox', { name: 'Find', exact: true })
+    const replace = page.getByRole('textbox', { name: 'Replace', exact: true })
+    await find.focus()
+    await page.keyboard.type('second')
+    await search.search({ text: 'second' })
+    await countIs(`${search.getMatchCount()} results`)
+
+    await replace.focus()
+    await page.keyboard.press('Enter')
+    search.replaceNext('total')
+    await vi.waitFor(async () => expect(await pageState()).toEqual(stateOf(reference)))
+    await page.keyboard.press('Control+Enter')
+    const replaced = search.replaceAll('total')
+    await vi.waitFor(async () => expect(await pageState()).toEqual(stateOf(reference)))
+    await countIs(`Replaced ${replaced} ${replaced === 1 ? 'match' : 'matches'}`)
+
+    await find.focus()
+    await page.keyboard.press('Control+a')
+    await page.keyboard.type('first')
+    await search.search({ text: 'first' })
+    await countIs(`${search.getMatchCount()} results`)
+    await page.keyboard.press('Alt+Enter')
+    search.selectAllMatches()
+    await vi.waitFor(async () => expect(await pageState()).toEqual(stateOf(reference)))
+    expect((await bar()).focus).toBe('Editor')
+    search.destroy()
+    reference.destroy()
+  })
+
+  it('ctrl-d, ctrl-k ctrl-d, ctrl-u and alt-f3 select as OccurrenceSelector does', async () => {
+    await open({ text: TEXT, view: { cursorBlink: false } })
+    const reference = new TextEditor({ text: TEXT })
+    const occurrences = new OccurrenceSelector(reference)
+    await inPage(page, (vp) => vp.a.editor.setCursorBufferPosition([0, 8]))
+    reference.setCursorBufferPosition([0, 8])
+    const steps: [string[], (o: OccurrenceSelector) => void][] = [
+      [['Control+d'], (o) => o.selectNext()],
+      [['Control+d'], (o) => o.selectNext()],
+      [['Control+d'], (o) => o.selectNext()],
+      [['Control+k', 'Control+d'], (o) => o.skipCurrent()],
+      [['Control+u'], (o) => o.undoLast()],
+      [['Control+d'], (o) => o.selectNext()],
+      [['Escape'], () => reference.consolidateSelections()],
+      [['Alt+F3'], (o) => o.selectAll()],
+    ]
+    for (const [keys, step] of steps) {
+      for (const key of keys) await page.keyboard.press(key)
+      step(occurrences)
+      expect(await pageState(), keys.join(' ')).toEqual(stateOf(reference))
+    }
+    expect((await pageState()).selections.length).toBeGreaterThan(2)
+    // Typing replaces every occurrence at once.
+    await page.keyboard.type('one')
+    reference.insertText('o')
+    reference.insertText('n')
+    reference.insertText('e')
+    expect((await pageState()).text).toBe(reference.getText())
+    await page.screenshot({ path: `${ARTIFACTS}select-next.png` })
+    reference.destroy()
+  })
+
+  it('ctrl-g goes to line:column as goToLine does; escape leaves the cursor', async () => {
+    await open({ text: TEXT, view: { cursorBlink: false } })
+    const reference = new TextEditor({ text: TEXT })
+    await page.keyboard.press('Control+g')
+    const box = () =>
+      inPage(page, (vp) => {
+        const root = vp.a.element!.querySelector<HTMLElement>('.tandem-go-to-line')!
+        return {
+          visible: !root.hidden,
+          role: root.getAttribute('role'),
+          label: root.getAttribute('aria-label'),
+          hint: root.querySelector('.tandem-go-to-line-hint')?.textContent ?? null,
+          focus: document.activeElement?.getAttribute('aria-label') ?? null,
+          invalid: root.querySelector('input')?.getAttribute('aria-invalid') ?? null,
+        }
+      })
+    expect(await box()).toEqual({
+      visible: true,
+      role: 'dialog',
+      label: 'Go to line',
+      hint: 'Current line 1 of 8, column 1',
+      focus: 'Line, or line:column',
+      invalid: null,
+    })
+    await page.screenshot({ path: `${ARTIFACTS}go-to-line.png` })
+    await page.keyboard.type('6:12')
+    await page.keyboard.press('Enter')
+    goToLine(reference, '6:12')
+    expect(await pageState()).toEqual(stateOf(reference))
+    expect((await box()).visible).toBe(false)
+
+    await page.keyboard.press('Control+g')
+    await page.keyboard.type('3')
+    await page.keyboard.press('Escape')
+    expect(await pageState()).toEqual(stateOf(reference))
+    expect((await box()).visible).toBe(false)
+
+    await page.keyboard.press('Control+g')
+    await page.keyboard.type('nowhere')
+    await page.keyboard.press('Enter')
+    if (goToLine(reference, 'nowhere') === undefined) {
+      expect(await box()).toMatchObject({ visible: true, invalid: 'true' })
+    }
+    await page.keyboard.press('Escape')
+    expect(await pageState()).toEqual(stateOf(reference))
+    reference.destroy()
+  })
+
+  it('brackets close as typed, the pair at the cursor is outlined, ctrl-m jumps between them', async () => {
+    await open({ text: '', view: { cursorBlink: false } })
+    const reference = new TextEditor({ text: '' })
+    const matcher = new BracketMatcher(reference)
+    const type = (text: string) => {
+      for (const character of text) reference.insertText(character)
+    }
+    await page.keyboard.type('call(')
+    type('call(')
+    expect(await pageState()).toEqual(stateOf(reference))
+    await page.keyboard.type('"x')
+    type('"x')
+    expect(await pageState()).toEqual(stateOf(reference))
+    await page.keyboard.type('"')
+    type('"')
+    expect(await pageState()).toEqual(stateOf(reference))
+    await page.keyboard.type(', [')
+    type(', [')
+    await page.keyboard.press('Backspace')
+    if (!matcher.backspace()) reference.backspace()
+    expect(await pageState()).toEqual(stateOf(reference))
+    await page.keyboard.type('{')
+    type('{')
+    await page.keyboard.press('Enter')
+    if (!matcher.newline()) reference.insertNewline()
+    expect(await pageState()).toEqual(stateOf(reference))
+
+    const outlined = () =>
+      inPage(page, async (vp) => {
+        await vp.frames()
+        return vp.a.element!.querySelectorAll('.tandem-highlight.bracket-matcher').length
+      })
+    await page.keyboard.press('Control+End')
+    await page.keyboard.press('ArrowLeft')
+    reference.moveToBottom()
+    reference.moveLeft()
+    expect(matcher.matchingBracketRanges()).toBeDefined()
+    expect(await outlined()).toBe(2)
+    await page.keyboard.press('Control+m')
+    matcher.goToMatchingBracket()
+    expect(await pageState()).toEqual(stateOf(reference))
+    await page.keyboard.press('Control+Alt+Comma')
+    matcher.selectInsideBrackets()
+    expect(await pageState()).toEqual(stateOf(reference))
+    await page.screenshot({ path: `${ARTIFACTS}brackets.png` })
+    matcher.destroy()
+    reference.destroy()
+  })
+
+  it('autoCloseBrackets: false leaves typed brackets alone', async () => {
+    await open({ text: '', view: { cursorBlink: false, autoCloseBrackets: false } })
+    await page.keyboard.type('f(x, [1')
+    expect((await pageState()).text).toBe('f(x, [1')
+  })
+})
