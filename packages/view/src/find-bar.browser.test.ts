@@ -77,6 +77,7 @@ describe('EditorView find bar, go to line, select next and brackets', () => {
           (control) => !(control.getAttribute('aria-label') || control.textContent?.trim()),
         ).length,
         highlights: vp.a.element!.querySelectorAll('.tandem-highlight.find-result').length,
+        current: vp.a.element!.querySelectorAll('.tandem-highlight.current-result').length,
       }
     })
   const countIs = (text: string) =>
@@ -120,6 +121,7 @@ describe('EditorView find bar, go to line, select next and brackets', () => {
       step(search)
       await vi.waitFor(async () => expect(await pageState()).toEqual(stateOf(reference)))
       await countIs(`${search.getCurrentMatchIndex() + 1} of ${search.getMatchCount()}`)
+      await vi.waitFor(async () => expect((await bar()).current).toBe(1))
     }
     await page.screenshot({ path: `${ARTIFACTS}find-bar.png` })
 
@@ -150,7 +152,12 @@ describe('EditorView find bar, go to line, select next and brackets', () => {
     await search.search({ ...narrow, text: 'second', regex: true })
     await page.keyboard.press('Escape')
     await vi.waitFor(async () =>
-      expect(await bar()).toMatchObject({ visible: false, focus: 'Editor', highlights: 0 }),
+      expect(await bar()).toMatchObject({
+        visible: false,
+        focus: 'Editor',
+        highlights: 0,
+        current: 0,
+      }),
     )
     await page.keyboard.press('F3')
     search.findNext()

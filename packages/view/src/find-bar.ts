@@ -1,6 +1,7 @@
 /// <reference lib="dom" />
 /**
- * The find bar: Atom's find-and-replace panel over the editor's top edge. A find field with
+ * The find bar: Atom's find-and-replace panel, along the editor's top edge (the text moves
+ * down under it, so it covers no match). A find field with
  * regex, match-case, whole-word and in-selection toggles, the count of matches ("2 of 5", in
  * a live region so screen readers hear it), previous and next, a replace field, replace and
  * replace all. The matches are the editor search's markers, drawn as `find-result` highlight
@@ -11,7 +12,13 @@
  * alt-enter selects every match; ctrl-alt-/ toggles regex, ctrl-shift-c match case; escape
  * closes the bar and gives the editor the focus.
  */
-import { type Decoration, EditorSearch, type SearchQuery, type TextEditor } from '@tandem/editor'
+import {
+  type Decoration,
+  type DisplayMarker,
+  EditorSearch,
+  type SearchQuery,
+  type TextEditor,
+} from '@tandem/editor'
 import type { Disposable, Range } from '@tandem/text'
 import { keystrokeForEvent } from './keymap.js'
 
@@ -20,6 +27,8 @@ export interface FindBarHost {
   readonly editor: TextEditor
   /** Gives the editor the keyboard focus. */
   focusEditor(): void
+  /** Keeps the top `pixels` of the view for the bar, so it covers no text (0 gives them back). */
+  setTopInset(pixels: number): void
 }
 
 type Toggle = 'regex' | 'caseSensitive' | 'wholeWord' | 'inSelection'
@@ -50,6 +59,8 @@ export class FindBar {
   private searchSubscription: Disposable | null = null
   private selectionSubscription: Disposable | null = null
   private decoration: Decoration | null = null
+  /** The current match's own decoration, which outlines it apart from the others. */
+  private currentDecoration: Decoration | null = null
   private searching: Promise<void> = Promise.resolve()
   private destroyed = false
 
@@ -159,6 +170,7 @@ export class FindBar {
       void this.runSearch()
     }
     this.element.hidden = false
+    this.host.setTopInset(this.element.offsetHeight)
     this.decorate()
     this.updateCount()
     const field = options.replace ? this.replaceInput : this.findInput
@@ -171,8 +183,10 @@ export class FindBar {
     if (this.element.hidden) return
     const hadFocus = this.element.contains(this.element.ownerDocument.activeElement)
     this.element.hidden = true
+    this.host.setTopInset(0)
     this.decoration?.destroy()
     this.decoration = null
+    this.markCurrent(null)
     this.selectionSubscription?.dispose()
     this.selectionSubscription = null
     if (hadFocus) this.host.focusEditor()
@@ -265,6 +279,7 @@ export class FindBar {
     if (this.destroyed) return
     this.destroyed = true
     this.decoration?.destroy()
+    this.currentDecoration?.destroy()
     this.selectionSubscription?.dispose()
     this.searchSubscription?.dispose()
     this.search?.destroy()
@@ -338,9 +353,23 @@ export class FindBar {
     else if (count === 0) text = 'No results'
     else if (index >= 0) text = `${index + 1} of ${count}`
     else text = `${count} ${count === 1 ? 'result' : 'results'}`
+    if (this.decoration !== null) this.markCurrent(search.getCurrentMatch() ?? null)
     this.countElement.classList.toggle('is-error', error !== undefined && message === undefined)
     this.findInput.setAttribute('aria-invalid', String(error !== undefined))
     if (this.countElement.textContent !== text) this.countElement.textContent = text
+  }
+
+  /** Outlines `marker` as the current match (none for null). */
+  private markCurrent(marker: DisplayMarker | null): void {
+    if (this.currentDecoration?.getMarker() === marker && marker !== null) return
+    this.currentDecoration?.destroy()
+    this.currentDecoration =
+      marker === null
+        ? null
+        : this.host.editor.decorateMarker(marker, {
+            type: 'highlight',
+            class: 'find-result current-result',
+          })
   }
 
   private selectedTextOrWord(): string {

@@ -37,7 +37,15 @@ export const PANEL_CSS = `
   box-shadow: 0 2px 8px rgb(0 0 0 / 0.18);
 }
 .tandem-editor .tandem-panel[hidden] { display: none; }
-.tandem-editor .tandem-find-bar,
+.tandem-editor .tandem-find-bar {
+  top: 0;
+  left: 0;
+  right: 0;
+  max-width: none;
+  border-width: 0 0 1px;
+  box-shadow: none;
+}
+.tandem-editor .tandem-find-bar .tandem-panel-row > input { max-width: 28em; }
 .tandem-editor .tandem-go-to-line {
   top: 0;
   border-top: 0;

@@ -278,7 +278,17 @@ export class EditorView {
     this.activity = new PeerActivity(document.defaultView, delays, () => this.scheduleUpdate())
     this.announcer = new PeerAnnouncer(element)
     const focusEditor = () => this.focus()
-    this.findBar = new FindBar({ editor, focusEditor }, element)
+    this.findBar = new FindBar(
+      {
+        editor,
+        focusEditor,
+        setTopInset: (pixels) => {
+          this.scroller.style.top = pixels === 0 ? '' : `${pixels}px`
+          this.didResize()
+        },
+      },
+      element,
+    )
     this.goToLineBox = new GoToLineBox({ editor, focusEditor }, element)
     this.fontZoom = new FontZoom(element)
     // Seen here; said in the view's live region (one per view, the announcer's).
