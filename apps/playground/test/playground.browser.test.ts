@@ -488,6 +488,49 @@ describe('the playground and CodeMirror 6 (y-codemirror.next) on one room', () =
     await ada.screenshot({ path: join(ARTIFACTS, 'with-codemirror.png') })
   })
 
+  it('reaches every command from the keyboard and the toolbar: the palette, find, soft wrap, chords', async () => {
+    const room = newRoom('commands')
+    const ada = await openPage(await newContext(ADA), server.pageUrl(room))
+    await waitForStatus(ada, 'synced')
+    await ada.keyboard.type('alpha beta\ngamma alpha\nalpha')
+    await ada.keyboard.press('Control+Home')
+
+    // ctrl-shift-p: the palette, a listbox of every command with its keys.
+    await ada.keyboard.press('Control+Shift+P')
+    const listbox = ada.getByRole('listbox', { name: 'Commands' })
+    await expect.poll(() => listbox.getByRole('option').count()).toBeGreaterThan(100)
+    await ada.keyboard.type('upper case')
+    await expect
+      .poll(() => listbox.getByRole('option').first().textContent())
+      .toBe('Editor: Upper CaseCtrl+K Ctrl+U')
+    // With nothing selected, it upper-cases the word at the cursor, as Atom's does.
+    await ada.keyboard.press('Enter')
+    await vi.waitFor(async () => expect(await editorText(ada)).toMatch(/^ALPHA beta/), WAIT)
+
+    // The same through its chord, and back with the lower-case chord.
+    await ada.keyboard.press('Control+k')
+    await ada.keyboard.press('Control+l')
+    await vi.waitFor(async () => expect(await editorText(ada)).toMatch(/^alpha beta/), WAIT)
+
+    // ctrl-f finds; the count is read from its live region.
+    await ada.keyboard.press('Control+f')
+    await ada.keyboard.type('alpha')
+    const count = ada.locator('.tandem-find-bar [role="status"]')
+    await expect.poll(() => count.textContent()).toMatch(/^\d of 3$|^3 results$/)
+    await ada.keyboard.press('Enter')
+    await expect.poll(() => count.textContent()).toMatch(/^\d of 3$/)
+    await ada.screenshot({ path: join(ARTIFACTS, 'find-bar.png') })
+    await ada.keyboard.press('Escape')
+
+    // The toolbar's soft-wrap toggle shows the editor's state, by click and by alt-z.
+    const wrap = ada.getByRole('button', { name: 'Soft wrap' })
+    expect(await wrap.getAttribute('aria-pressed')).toBe('false')
+    await wrap.click()
+    await expect.poll(() => wrap.getAttribute('aria-pressed')).toBe('true')
+    await ada.keyboard.press('Alt+z')
+    await expect.poll(() => wrap.getAttribute('aria-pressed')).toBe('false')
+  })
+
   for (const width of [360, 480, 560]) {
     it(`fits a ${width} px wide window: labels by their controls, "here now" in sight, nothing wider than the page`, async () => {
       const room = newRoom(`narrow-${width}`)
