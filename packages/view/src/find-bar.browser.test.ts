@@ -222,6 +222,65 @@ describe('EditorView find bar, go to line, select next and brackets', () => {
     reference.destroy()
   })
 
+  it('ctrl-e and ctrl-f3 find the selected word; in-selection searches only the selection', async () => {
+    await open({ text: TEXT, width: 720, height: 320, view: { cursorBlink: false } })
+    const reference = new TextEditor({ text: TEXT })
+    const search = new EditorSearch(reference)
+    await inPage(page, (vp) => vp.a.editor.setCursorBufferPosition([1, 9]))
+    reference.setCursorBufferPosition([1, 9])
+
+    // ctrl-f3: the word at the cursor becomes the query, and the next match is selected.
+    await page.keyboard.press('Control+F3')
+    await search.search({ text: 'second' })
+    search.findNext()
+    await vi.waitFor(async () => expect(await pageState()).toEqual(stateOf(reference)))
+    await page.keyboard.press('Control+Shift+F3')
+    search.findPrevious()
+    await vi.waitFor(async () => expect(await pageState()).toEqual(stateOf(reference)))
+
+    // ctrl-e: the selection is the query; the bar, opened, shows it.
+    await inPage(page, (vp) =>
+      vp.a.editor.setSelectedBufferRange([
+        [4, 9],
+        [4, 12],
+      ]),
+    )
+    reference.setSelectedBufferRange([
+      [4, 9],
+      [4, 12],
+    ])
+    await page.keyboard.press('Control+e')
+    await page.keyboard.press('F3')
+    await search.search({ text: 'sum' })
+    search.findNext()
+    await vi.waitFor(async () => expect(await pageState()).toEqual(stateOf(reference)))
+    await page.keyboard.press('Control+f')
+    const field = page.getByRole('textbox', { name: 'Find', exact: true })
+    expect(await field.inputValue()).toBe('sum')
+
+    // Only in the selection: rows 2 to 4 hold fewer matches of "first" than the document.
+    await inPage(page, (vp) =>
+      vp.a.editor.setSelectedBufferRange([
+        [1, 0],
+        [3, 0],
+      ]),
+    )
+    reference.setSelectedBufferRange([
+      [1, 0],
+      [3, 0],
+    ])
+    await field.fill('first')
+    await page.getByRole('button', { name: 'Only in selection' }).click()
+    await search.search({ text: 'first', inSelection: true })
+    expect(search.getMatchCount()).toBeLessThan(5)
+    await countIs(`${search.getMatchCount()} results`)
+    await page.keyboard.press('Alt+Enter')
+    search.selectAllMatches()
+    await vi.waitFor(async () => expect(await pageState()).toEqual(stateOf(reference)))
+    search.destroy()
+    reference.destroy()
+  })
+
   it('ctrl-d, ctrl-k ctrl-d, ctrl-u and alt-f3 select as OccurrenceSelector does', async () => {
     await open({ text: TEXT, view: { cursorBlink: false } })
     const reference = new TextEditor({ text: TEXT })

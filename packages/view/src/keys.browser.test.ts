@@ -129,6 +129,36 @@ describe('EditorView key bindings', () => {
     reference.destroy()
   })
 
+  it('commands without a key run by name give what the same methods give', async () => {
+    await open({ text: CODE, editor: { undoGroupingInterval: 0 }, view: { cursorBlink: false } })
+    const reference = new TextEditor({ text: CODE, undoGroupingInterval: 0 })
+    const steps: [string, (editor: TextEditor) => void][] = [
+      ['editor:select-word', (e) => e.selectWordsContainingCursors()],
+      ['editor:transpose', (e) => e.transpose()],
+      ['editor:move-selection-right', (e) => e.moveSelectionRight()],
+      ['editor:move-selection-left', (e) => e.moveSelectionLeft()],
+      ['core:select-all', (e) => e.selectAll()],
+      ['editor:split-selections-into-lines', (e) => e.splitSelectionsIntoLines()],
+      ['editor:consolidate-selections', (e) => e.consolidateSelections()],
+      ['core:move-to-top', (e) => e.moveToTop()],
+      ['editor:toggle-fold', (e) => e.toggleFoldAtBufferRow(e.getCursorBufferPosition().row)],
+      ['editor:toggle-fold', (e) => e.toggleFoldAtBufferRow(e.getCursorBufferPosition().row)],
+      ['editor:move-to-end-of-line', (e) => e.moveToEndOfLine()],
+      ['editor:newline-below', (e) => e.insertNewlineBelow()],
+      ['autoflow:reflow-selection', (e) => e.reflowSelection()],
+    ]
+    for (const [name, api] of steps) {
+      await inPage(page, (vp, command) => vp.a.view!.dispatchCommand(command), name)
+      api(reference)
+      expect(await pageState(), name).toEqual(stateOf(reference))
+      expect(
+        await inPage(page, (vp) => vp.a.editor.getFoldedBufferRanges().map(String)),
+        name,
+      ).toEqual(reference.getFoldedBufferRanges().map(String))
+    }
+    reference.destroy()
+  })
+
   it('a chord waits with a hint, escape cancels it, another key ends it, and it times out', async () => {
     await open({ text: 'one two\nthree', view: { cursorBlink: false } })
     await inPage(page, (vp) => vp.a.editor.addCursorAtBufferPosition([1, 0]))
@@ -165,6 +195,12 @@ describe('EditorView key bindings', () => {
     await page.keyboard.press('Control+u')
     expect((await pageState()).text).toBe('xone two\nxthree')
     // Within it, the chord runs.
+    await inPage(page, (vp) =>
+      vp.a.editor.setSelectedBufferRange([
+        [0, 1],
+        [0, 4],
+      ]),
+    )
     await page.keyboard.press('Control+k')
     await page.keyboard.press('Control+u')
     expect((await pageState()).text).toBe('xONE two\nxthree')

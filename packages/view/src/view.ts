@@ -12,16 +12,11 @@
  * writes the rows first, then reads positions, then writes the boxes: one layout per frame.
  */
 import { ratioForCharacter } from '@tandem/display'
-import {
-  type AutoscrollRequest,
-  BracketMatcher,
-  type Decoration,
-  type DisplayMarkerLayer,
-  OccurrenceSelector,
-  type TextEditor,
-} from '@tandem/editor'
+import { type AutoscrollRequest, OccurrenceSelector, type TextEditor } from '@tandem/editor'
 import { CompositeDisposable, Disposable, Point, type PointLike } from '@tandem/text'
+import { BracketHighlight } from './bracket-highlight.js'
 import { fontWidths } from './character-widths.js'
+import { ChordInput } from './chord-input.js'
 import { ClipboardEvents } from './clipboard.js'
 import { type CommandContext, EDITOR_COMMANDS } from './commands.js'
 import { DecorationWatcher, decorationBoxes } from './decorations-layer.js'
@@ -31,7 +26,7 @@ import { Gutter } from './gutter.js'
 import { classNameForScopes, rowContent } from './highlight.js'
 import { IdleTokenizing } from './idle-tokenizing.js'
 import { TextInput } from './input.js'
-import { buildKeymap, ChordResolver, type Keymap, readableKeystrokes } from './keymap.js'
+import { buildKeymap, type Keymap } from './keymap.js'
 import { LinesLayer } from './lines.js'
 import { createMeasureProbe, measureText, metricsDiffer, type TextMetrics } from './measure.js'
 import { MouseInput, screenPositionForPixel } from './mouse.js'
@@ -144,17 +139,13 @@ export class EditorView {
   private readonly activity: PeerActivity
   private readonly announcer: PeerAnnouncer
   private readonly keymap: Map<string, string>
-  private readonly chords: ChordResolver
-  private chordTimer: ReturnType<typeof setTimeout> | null = null
-  private readonly chordHint: HTMLDivElement
+  private readonly chords: ChordInput
   private readonly findBar: FindBar
   private readonly goToLineBox: GoToLineBox
   private readonly fontZoom: FontZoom
   private readonly viewCommands: ViewCommandHost
   private occurrenceSelector: OccurrenceSelector | null = null
-  private readonly bracketMatcher: BracketMatcher
-  private readonly bracketLayer: DisplayMarkerLayer
-  private readonly bracketDecoration: Decoration
+  private readonly brackets: BracketHighlight
   private readonly subscriptions = new CompositeDisposable()
   private readonly overscan: number
   private readonly commandContext: CommandContext
@@ -214,7 +205,6 @@ export class EditorView {
     this.theme = theme
     this.element = element
     this.keymap = buildKeymap(options.keymap)
-    this.chords = new ChordResolver(this.keymap)
     this.commandContext = { editor, rowsPerPage: () => this.getRowsPerPage() }
     const document = element.ownerDocument
     installStyles(document)
@@ -253,8 +243,8 @@ export class EditorView {
     this.input = new TextInput(
       {
         editor,
-        resolveKeystroke: (keystroke) => this.resolveKeystroke(keystroke),
-        didBlur: () => this.endChord(),
+        resolveKeystroke: (keystroke) => this.chords.press(keystroke),
+        didBlur: () => this.chords.reset(),
         runCommand: (name) => this.runCommand(name),
         showComposition: (text) => this.showComposition(text),
         didChangeEditor: () => this.drawInput(),
@@ -291,22 +281,19 @@ export class EditorView {
     )
     this.goToLineBox = new GoToLineBox({ editor, focusEditor }, element)
     this.fontZoom = new FontZoom(element)
-    // Seen here; said in the view's live region (one per view, the announcer's).
-    this.chordHint = div(document, 'tandem-panel tandem-chord-hint')
-    this.chordHint.setAttribute('aria-hidden', 'true')
-    element.append(this.chordHint)
-    this.bracketMatcher = new BracketMatcher(editor, {
-      autoClose: options.autoCloseBrackets ?? true,
+    this.chords = new ChordInput(this.keymap, element, {
+      runCommand: (name) => {
+        const ran = this.runCommand(name)
+        if (ran) this.updateSync()
+        return ran
+      },
+      say: (text) => this.announcer.say(text),
     })
-    this.bracketLayer = editor.addMarkerLayer()
-    this.bracketDecoration = editor.decorateMarkerLayer(this.bracketLayer, {
-      type: 'highlight',
-      class: 'bracket-matcher',
-    })
+    this.brackets = new BracketHighlight(editor, options.autoCloseBrackets ?? true)
     this.viewCommands = {
       findBar: this.findBar,
       goToLine: this.goToLineBox,
-      brackets: this.bracketMatcher,
+      brackets: this.brackets.matcher,
       occurrences: () => {
         this.occurrenceSelector ??= new OccurrenceSelector(editor)
         return this.occurrenceSelector
@@ -318,8 +305,6 @@ export class EditorView {
         this.updateSync()
       },
     }
-    this.subscriptions.add(this.bracketMatcher.onDidChangeMatch(() => this.markBrackets()))
-    this.markBrackets()
 
     const display = editor.displayLayer
     const onScroll = () => this.scheduleUpdate()
@@ -662,14 +647,11 @@ export class EditorView {
     if (this.widthsSet && !this.editor.isDestroyed()) {
       this.editor.displayLayer.reset({ ratioForCharacter })
     }
-    this.endChord()
+    this.chords.dispose()
     this.findBar.destroy()
     this.goToLineBox.destroy()
-    this.chordHint.remove()
-    this.bracketMatcher.destroy()
+    this.brackets.dispose()
     this.occurrenceSelector?.destroy()
-    this.bracketDecoration.destroy()
-    this.bracketLayer.destroy()
     this.decorations.dispose()
     this.activity.dispose()
     this.announcer.dispose()
@@ -707,57 +689,6 @@ export class EditorView {
     const command = EDITOR_COMMANDS[name]
     if (command === undefined) return false
     return command(this.commandContext) !== false
-  }
-
-  /** Follows a keystroke through the keymap's chords; see `InputHost.resolveKeystroke`. */
-  private resolveKeystroke(keystroke: string): string | 'wait' | undefined {
-    const resolution = this.chords.press(keystroke, performance.now())
-    this.showPendingChord()
-    if (resolution.kind === 'none') return undefined
-    return resolution.kind === 'command' ? resolution.command : 'wait'
-  }
-
-  /** Shows the pending chord in the hint, and ends it when its time runs out. */
-  private showPendingChord(): void {
-    const pending = this.chords.getPending()
-    const text =
-      pending === null
-        ? ''
-        : `${readableKeystrokes(pending)} was pressed; waiting for the next key…`
-    if (this.chordHint.textContent !== text) {
-      this.chordHint.textContent = text
-      if (text !== '') this.announcer.say(text)
-    }
-    this.element.classList.toggle('has-pending-chord', pending !== null)
-    if (this.chordTimer !== null) clearTimeout(this.chordTimer)
-    this.chordTimer = null
-    const deadline = this.chords.getDeadline()
-    if (deadline === null) return
-    this.chordTimer = setTimeout(
-      () => {
-        this.chordTimer = null
-        const expired = this.chords.expire(performance.now())
-        this.showPendingChord()
-        const command = expired?.command
-        if (command !== undefined && this.runCommand(command)) this.updateSync()
-      },
-      Math.max(0, deadline - performance.now()) + 1,
-    )
-  }
-
-  /** Drops a pending chord (the editor lost the focus, the view goes). */
-  private endChord(): void {
-    if (this.chords.getPending() === null && this.chordTimer === null) return
-    this.chords.reset()
-    this.showPendingChord()
-  }
-
-  /** Marks the bracket pair at the cursor for its highlight decoration. */
-  private markBrackets(): void {
-    for (const marker of this.bracketLayer.getMarkers()) marker.destroy()
-    for (const range of this.bracketMatcher.matchingBracketRanges() ?? []) {
-      this.bracketLayer.markBufferRange(range, { invalidate: 'never' })
-    }
   }
 
   /**
