@@ -49,6 +49,12 @@ export const GUIDES: readonly GuideSpec[] = [
     test: 'packages/editor/src/docs.test.ts',
   },
   {
+    guide: 'docs/commands.md',
+    packageDir: 'packages/editor',
+    minSamples: 4,
+    test: 'packages/editor/src/commands-guide.test.ts',
+  },
+  {
     guide: 'docs/find.md',
     packageDir: 'packages/editor',
     minSamples: 10,

@@ -4,6 +4,7 @@ import { IndentFolds } from './indent-folds.js'
 import { type CommentStrings, indentLevelForLine, type LanguageMode } from './language-mode.js'
 import type { LanguageSettings } from './languages.js'
 import { ScopeDescriptor } from './scope-descriptor.js'
+import type { SyntaxNode } from './syntax-node.js'
 import type { TextMateToken, TokenizedRows } from './textmate.js'
 
 /** Scope names at positions, kept in step with the buffer (a TextMate tokenizer). */
@@ -29,6 +30,8 @@ export interface ScopeSource {
 export interface SyntaxSource {
   /** The types of the nodes containing `position`, from the root to the smallest. */
   nodeTypesAt(position: Point): string[]
+  /** The smallest node containing `position`, with its ancestors (for indentation rules). */
+  nodeAt?(position: Point): SyntaxNode
   /** Stops following the buffer. */
   destroy(): void
 }
@@ -302,6 +305,9 @@ export class GrammarLanguageMode implements LanguageMode {
     // dedents it, so the editor rewrites the row's indentation in its own unit (Atom's
     // tree-sitter modes do so); a TextMate one answers only when the row dedents.
     const keep = this.indentsRowsTogether ? current : undefined
+    // A closer typed alone on its row lines up with its opener's row, as Atom's `@match`.
+    const matched = this.openerLevel(row, line, tabLength)
+    if (matched !== undefined && line.trim().length === 1) return matched
     if (decreaseIndentPattern === undefined || !decreaseIndentPattern.test(line)) return keep
     const above = this.buffer.previousNonBlankRow(row)
     if (above === null) return keep
@@ -363,6 +369,10 @@ export class GrammarLanguageMode implements LanguageMode {
     options?: { skipBlankLines?: boolean },
   ): number {
     const { increaseIndentPattern, decreaseIndentPattern } = this.settings
+    if (row > 0 && line === this.buffer.lineForRow(row)) {
+      const matched = this.openerLevel(row, line, tabLength)
+      if (matched !== undefined) return matched
+    }
     const above = options?.skipBlankLines === false ? row - 1 : this.buffer.previousNonBlankRow(row)
     if (above === null || above < 0) return 0
     const aboveLine = this.buffer.lineForRow(above) ?? ''
@@ -371,5 +381,24 @@ export class GrammarLanguageMode implements LanguageMode {
     if (this.isRowCommented(above) !== true && increaseIndentPattern.test(aboveLine)) level += 1
     if (!this.buffer.isRowBlank(above) && decreaseIndentPattern?.test(line)) level -= 1
     return Math.max(level, 0)
+  }
+
+  /**
+   * When `row` starts with a closer that `closersMatchOpener` names (a block's `}`), the
+   * indent level of the row where the node it closes starts; undefined otherwise, or when
+   * there is no syntax tree to tell.
+   */
+  private openerLevel(row: number, line: string, tabLength: number): number | undefined {
+    const closers = this.settings.closersMatchOpener
+    if (closers === undefined || this.syntax?.nodeAt === undefined) return undefined
+    const column = line.search(FIRST_NON_TAB_OR_SPACE)
+    if (column < 0 || closers[line[column]!] === undefined) return undefined
+    const node = this.syntax.nodeAt(new Point(row, column))
+    const parent = node.parent
+    if (parent === null || !closers[node.type]?.includes(parent.type)) return undefined
+    if (node.startPosition.row !== row || node.startPosition.column !== column) return undefined
+    const openerRow = parent.startPosition.row
+    if (openerRow >= row) return undefined
+    return indentLevelForLine(this.buffer.lineForRow(openerRow) ?? '', tabLength)
   }
 }

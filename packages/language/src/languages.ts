@@ -51,6 +51,12 @@ export interface LanguageSettings {
    * (default: Atom's two-column soft tabs).
    */
   readonly defaultIndentation?: IndentationSettings
+  /**
+   * Closing tokens that take the indentation of the row where the node they close starts,
+   * when they come first on their row (Atom's `@match` indent captures): token to the node
+   * types it closes, e.g. `}` of a `statement_block`. Needs a syntax tree.
+   */
+  readonly closersMatchOpener?: Readonly<Record<string, readonly string[]>>
 }
 
 /** An indentation unit: spaces (`softTabs`) of `tabLength` columns, or one tab character. */
@@ -75,6 +81,10 @@ const C_STYLE_COMMENTS: CommentTokens = { line: '// ', blockStart: '/* ', blockE
 // As the editor's default, but `$` is part of words (`$foo` is one word).
 const SCRIPT_NON_WORD_CHARACTERS = '/\\()"\':,.;<>~!#@%^&*|+=[]{}`?-…'
 
+// In Atom's JavaScript and TypeScript grammars, a block's or a switch's closing brace lines
+// up with the row where the block opens.
+const BRACE_MATCHES_OPENER = { '}': ['statement_block', 'switch_body'] }
+
 const tsTreeSitter = (file: string): PackageAsset => ({ pkg: 'tree-sitter-typescript', path: file })
 
 /**
@@ -95,6 +105,7 @@ export const LANGUAGES: readonly LanguageSettings[] = [
     commentNodeTypes: ['comment', 'hash_bang_line'],
     increaseIndentPattern: C_STYLE_INCREASE,
     decreaseIndentPattern: C_STYLE_DECREASE,
+    closersMatchOpener: BRACE_MATCHES_OPENER,
     nonWordCharacters: SCRIPT_NON_WORD_CHARACTERS,
   },
   {
@@ -108,6 +119,7 @@ export const LANGUAGES: readonly LanguageSettings[] = [
     comments: C_STYLE_COMMENTS,
     increaseIndentPattern: C_STYLE_INCREASE,
     decreaseIndentPattern: C_STYLE_DECREASE,
+    closersMatchOpener: BRACE_MATCHES_OPENER,
     nonWordCharacters: SCRIPT_NON_WORD_CHARACTERS,
   },
   {
@@ -121,6 +133,7 @@ export const LANGUAGES: readonly LanguageSettings[] = [
     comments: C_STYLE_COMMENTS,
     increaseIndentPattern: C_STYLE_INCREASE,
     decreaseIndentPattern: C_STYLE_DECREASE,
+    closersMatchOpener: BRACE_MATCHES_OPENER,
     nonWordCharacters: SCRIPT_NON_WORD_CHARACTERS,
   },
   {

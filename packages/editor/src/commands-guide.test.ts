@@ -1,0 +1,3 @@
+import { describeGuideSamples } from '../../../testing/guide-samples.js'
+
+describeGuideSamples('docs/commands.md')
