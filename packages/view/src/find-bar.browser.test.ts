@@ -146,10 +146,13 @@ describe('EditorView find bar, go to line, select next and brackets', () => {
     expect(search.getError()).toBeDefined()
     await countIs(search.getError()!)
 
-    // Escape closes the bar and gives the editor the focus; F3 goes on with the last query.
+    // Escape, from any control of the bar, closes it and gives the editor the focus; F3 goes
+    // on with the last query.
     await page.keyboard.press('Control+a')
     await page.keyboard.type('second')
     await search.search({ ...narrow, text: 'second', regex: true })
+    await page.keyboard.press('Tab')
+    expect((await bar()).focus).toBe('Use regular expression')
     await page.keyboard.press('Escape')
     await vi.waitFor(async () =>
       expect(await bar()).toMatchObject({
@@ -187,7 +190,7 @@ describe('EditorView find bar, go to line, select next and brackets', () => {
   })
 
   it('replace, replace all and select all, from the keyboard', async () => {
-    await open({ text: TEXT, width: 720, height: 320, view: { cursorBlink: false } })
+    await open({ text: TEXT, width: 720, height: 320, view: { cursorBlink: false, theme: 'dark' } })
     const reference = new TextEditor({ text: TEXT })
     const search = new EditorSearch(reference)
     await page.keyboard.press('Control+h')
@@ -208,6 +211,7 @@ describe('EditorView find bar, go to line, select next and brackets', () => {
     const replaced = search.replaceAll('total')
     await vi.waitFor(async () => expect(await pageState()).toEqual(stateOf(reference)))
     await countIs(`Replaced ${replaced} ${replaced === 1 ? 'match' : 'matches'}`)
+    await page.screenshot({ path: `${ARTIFACTS}find-bar-dark.png` })
 
     await find.focus()
     await page.keyboard.press('Control+a')

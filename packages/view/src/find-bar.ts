@@ -147,8 +147,7 @@ export class FindBar {
     parent.append(this.element)
 
     this.findInput.addEventListener('input', () => void this.runSearch())
-    this.findInput.addEventListener('keydown', (event) => this.keydown(event, 'find'))
-    this.replaceInput.addEventListener('keydown', (event) => this.keydown(event, 'replace'))
+    this.element.addEventListener('keydown', (event) => this.keydown(event))
   }
 
   /** Whether the bar is shown. */
@@ -380,8 +379,16 @@ export class FindBar {
     return editor.getTextInBufferRange(cursor.getCurrentWordBufferRange())
   }
 
-  private keydown(event: KeyboardEvent, field: 'find' | 'replace'): void {
+  /** Keys anywhere in the bar; enter and its kin only in the fields (a button takes its own). */
+  private keydown(event: KeyboardEvent): void {
     const keystroke = keystrokeForEvent(event)
+    const field =
+      event.target === this.findInput
+        ? 'find'
+        : event.target === this.replaceInput
+          ? 'replace'
+          : null
+    if (field === null && keystroke?.endsWith('enter')) return
     let handled = true
     switch (keystroke) {
       case 'enter':
