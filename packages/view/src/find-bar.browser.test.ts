@@ -414,6 +414,36 @@ describe('EditorView find bar, go to line, select next and brackets', () => {
     reference.destroy()
   })
 
+  it('the view goes cleanly with its panels open, whichever goes first', async () => {
+    for (const first of ['view', 'editor'] as const) {
+      await open({ text: TEXT, view: { cursorBlink: false } })
+      const errors: string[] = []
+      page.on('pageerror', (error) => errors.push(error.message))
+      await page.keyboard.press('Control+f')
+      await page.keyboard.type('first')
+      await countIs('5 results')
+      await inPage(page, (vp) => vp.a.editor.setCursorBufferPosition([4, 12]))
+      await page.keyboard.press('Control+d')
+      await page.keyboard.press('Control+k')
+      const left = await inPage(
+        page,
+        (vp, which) => {
+          if (which === 'view') vp.a.view!.destroy()
+          else vp.a.editor.destroy()
+          return {
+            panels: vp.a.element!.querySelectorAll('.tandem-panel').length,
+            classes: vp.a.element!.className,
+          }
+        },
+        first,
+      )
+      expect(left, first).toEqual({ panels: 0, classes: '' })
+      await page.waitForTimeout(1200)
+      expect(errors, first).toEqual([])
+      if (first === 'view') await page.close()
+    }
+  })
+
   it('autoCloseBrackets: false leaves typed brackets alone', async () => {
     await open({ text: '', view: { cursorBlink: false, autoCloseBrackets: false } })
     await page.keyboard.type('f(x, [1')
