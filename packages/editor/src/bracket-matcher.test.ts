@@ -640,7 +640,8 @@ describe('commands', () => {
 describe('JavaScript', () => {
   beforeAll(() => loadLanguage('javascript'), 60_000)
 
-  const js = (text: string) => setUp(text, { grammar: 'javascript' })
+  const js = (text: string, matcherOptions?: BracketMatcherOptions) =>
+    setUp(text, { grammar: 'javascript' }, matcherOptions)
 
   it('skips brackets in comments', () => {
     const { editor, matcher } = js('|(//)')
@@ -696,10 +697,20 @@ describe('JavaScript', () => {
     expect(shown(editor)).toBe('const a = `${|}`')
   })
 
-  it('closes quotes in strings and comments by the same rules, as Atom does', () => {
+  it('does not complete what is typed inside strings and comments, unless told to as Atom does', () => {
     const { editor } = js('const s = "a |" // b |')
     type(editor, "'")
-    expect(shown(editor)).toBe(`const s = "a '|'" // b '|'`)
+    expect(shown(editor)).toBe(`const s = "a '|" // b '|`)
+    type(editor, '(')
+    expect(shown(editor)).toBe(`const s = "a '(|" // b '(|`)
+
+    const after = js('f("a"|) /* c */|')
+    type(after.editor, '[')
+    expect(shown(after.editor)).toBe('f("a"[|]) /* c */[|]')
+
+    const atom = js('const s = "a |" // b |', { closeInStringsAndComments: true })
+    type(atom.editor, "'")
+    expect(shown(atom.editor)).toBe(`const s = "a '|'" // b '|'`)
   })
 
   it('enter inside braces indents the new line', () => {

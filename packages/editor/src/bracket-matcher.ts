@@ -47,9 +47,17 @@ export interface BracketMatcherOptions {
   languagePairs?: Readonly<Record<string, readonly string[]>>
   /** The pairs Enter splits onto three lines. Default `DEFAULT_PAIRS_WITH_EXTRA_NEWLINE`. */
   pairsWithExtraNewline?: readonly string[]
+  /**
+   * Complete openers typed inside a string or a comment too. Default false: there a typed
+   * bracket or quote is usually prose or closes the string. Atom's bracket-matcher completes
+   * them everywhere; pass true for its behaviour.
+   */
+  closeInStringsAndComments?: boolean
 }
 
 const WORD_CHARACTER = /\w/
+/** A TextMate scope of a string or a comment (`string.quoted.double.js`, `comment.line`). */
+const LITERAL_SCOPE = /^(string|comment)(?:\.|$)/
 /** How many typed closers are remembered for stepping over, at least (more with many cursors). */
 const MAX_REMEMBERED_CLOSERS = 256
 const TRAILING_BACKSLASHES = /(\\+)$/
@@ -103,6 +111,7 @@ interface CursorContext {
 export class BracketMatcher {
   private readonly editor: TextEditor
   private readonly autoClose: boolean
+  private readonly closeInStringsAndComments: boolean
   private readonly wrapSelections: boolean
   private readonly alwaysSkipClosingPairs: boolean
   private readonly pairStrings: readonly string[]
@@ -136,6 +145,7 @@ export class BracketMatcher {
     this.pairStrings = options.pairs ?? DEFAULT_BRACKET_PAIRS
     this.languagePairs = options.languagePairs ?? {}
     this.extraNewlinePairs = options.pairsWithExtraNewline ?? DEFAULT_PAIRS_WITH_EXTRA_NEWLINE
+    this.closeInStringsAndComments = options.closeInStringsAndComments ?? false
     this.pairs = this.pairsForLanguage()
     this.closers = editor.addMarkerLayer()
     const lastCursorChanged = () => this.matchMayHaveChanged()
@@ -479,12 +489,58 @@ export class BracketMatcher {
   private closes(opener: string, context: CursorContext): boolean {
     if (!this.autoClose || WORD_CHARACTER.test(context.next)) return false
     if (endsWithEscapeCharacter(context.before)) return false
+    // Inside a string or a comment a bracket is prose, except the `{` of an interpolation.
+    const interpolation = opener === '{' && context.previous === '$'
+    if (
+      !this.closeInStringsAndComments &&
+      !interpolation &&
+      this.isInsideStringOrComment(context.position)
+    ) {
+      return false
+    }
     if (!isQuote(opener)) return true
     return !(
       WORD_CHARACTER.test(context.previous) ||
       (isQuote(context.previous) && context.previous === opener) ||
       endsWithEscapeSequence(context.before)
     )
+  }
+
+  /**
+   * Whether `position` lies inside a string or a comment: the characters on both sides of it
+   * are in one (after a closing quote or before an opening one, it is outside).
+   */
+  private isInsideStringOrComment(position: Point): boolean {
+    const { row, column } = position
+    const buffer = this.editor.getBuffer()
+    if (column > 0 && column === buffer.lineLengthForRow(row)) {
+      // At the end of a row there is no character after: inside when the last one is in a
+      // line comment, or in the middle of a string or comment that goes on (not its closer).
+      const scopes = this.editor
+        .scopeDescriptorForBufferPosition(new Point(row, column - 1))
+        .getScopesArray()
+      if (scopes.some((scope) => scope.startsWith('comment.line'))) return true
+      const literal = scopes.some((scope) => LITERAL_SCOPE.test(scope))
+      return literal && !scopes.some((scope) => scope.startsWith('punctuation.definition'))
+    }
+    const after = this.literalKindAt(position)
+    if (after === undefined) return false
+    if (column === 0 && row === 0) return false
+    const before =
+      column > 0
+        ? new Point(row, column - 1)
+        : new Point(row - 1, buffer.lineLengthForRow(row - 1) ?? 0)
+    return this.literalKindAt(before) === after
+  }
+
+  /** `string` or `comment` when the character at `position` has such a scope. */
+  private literalKindAt(position: Point): string | undefined {
+    const scopes = this.editor.scopeDescriptorForBufferPosition(position).getScopesArray()
+    for (let i = scopes.length - 1; i >= 0; i--) {
+      const kind = LITERAL_SCOPE.exec(scopes[i]!)?.[1]
+      if (kind !== undefined) return kind
+    }
+    return undefined
   }
 
   /** Atom's rule for stepping over the closer just after a cursor instead of typing another. */

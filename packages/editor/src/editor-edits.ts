@@ -501,7 +501,12 @@ export const editorEdits: EditorEdits & ThisType<TextEditor> = {
 
   autoDecreaseIndentForBufferRow(row) {
     const level = this.getLanguageMode().suggestedIndentForEditedBufferRow(row, this.getTabLength())
-    if (level !== undefined) this.setIndentationForBufferRow(row, level)
+    if (level === undefined) return
+    // Typing on a row asks this at every keystroke, mostly for the level the row has: an
+    // identical rewrite would churn the shared text (and move peers' carets in it) for nothing.
+    const current = LEADING_WHITESPACE.exec(lineText(this, row))![0]
+    if (current === this.buildIndentString(level)) return
+    this.setIndentationForBufferRow(row, level)
   },
 
   toggleLineCommentsForBufferRows(startRow, endRow, selection) {

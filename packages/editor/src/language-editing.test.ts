@@ -153,3 +153,27 @@ describe('pasting with indentation', () => {
     expect(paste({ preserveTrailingLineIndentation: true })).toBe('if (a) {\n  f() {\n  g()\n}')
   })
 })
+
+describe('typing in an indented row of a language with a syntax tree', () => {
+  it('leaves the indentation alone when it is already in the editor’s unit', () => {
+    const editor = editorWith('javascript', 'if (a) {\n  b\n}', [1, 3])
+    const changes: string[] = []
+    editor.getBuffer().onDidChange(({ changes: batch }) => {
+      for (const change of batch) changes.push(change.newText)
+    })
+    editor.insertText('c')
+    expect(editor.getText()).toBe('if (a) {\n  bc\n}')
+    expect(changes).toEqual(['c'])
+  })
+
+  it('rewrites indentation in another unit into the editor’s, as Atom does', () => {
+    const editor = new TextEditor({
+      text: 'if (a) {\n\tb\n}',
+      grammar: 'javascript',
+      softTabs: true,
+    })
+    editor.setCursorBufferPosition([1, 2])
+    editor.insertText('c')
+    expect(editor.getText()).toBe('if (a) {\n  bc\n}')
+  })
+})
