@@ -1,8 +1,9 @@
 /// <reference lib="dom" />
 /**
  * The gutter: a line number beside the first screen row of each buffer row (soft-wrapped
- * continuation rows show none), the cursor rows emphasized, folded rows marked. Only the
- * visible rows have elements; an element is touched only when what it shows changed.
+ * continuation rows show none), the cursor rows emphasized, folded rows marked, and rows that
+ * can fold marked for the pointer (a click there folds or unfolds them). Only the visible rows
+ * have elements; an element is touched only when what it shows changed.
  */
 
 /** What the gutter shows beside one screen row. */
@@ -13,6 +14,8 @@ export interface GutterRow {
   readonly cursorLine: boolean
   /** Whether the row starts a fold. */
   readonly folded: boolean
+  /** Whether the row can start a fold (the language says so). */
+  readonly foldable?: boolean
 }
 
 interface CachedNumber {
@@ -57,7 +60,7 @@ export class Gutter {
       }
     }
     for (let row = start; row < end; row++) {
-      const { label, cursorLine, folded } = rowAt(row)
+      const { label, cursorLine, folded, foldable = false } = rowAt(row)
       let cached = this.rows.get(row)
       if (cached === undefined) {
         const element = this.element.ownerDocument.createElement('div')
@@ -65,12 +68,14 @@ export class Gutter {
         this.rows.set(row, cached)
         this.element.appendChild(element)
       }
-      const key = `${label}|${cursorLine}|${folded}`
+      const key = `${label}|${cursorLine}|${folded}|${foldable}`
       if (cached.key !== key) {
         cached.key = key
         cached.element.textContent = label
         cached.element.className =
-          LINE_NUMBER_CLASS + (cursorLine ? ' cursor-line' : '') + (folded ? ' folded' : '')
+          LINE_NUMBER_CLASS +
+          (cursorLine ? ' cursor-line' : '') +
+          (folded ? ' folded' : foldable ? ' foldable' : '')
       }
       const top = row * lineHeight
       if (cached.top !== top) {
@@ -79,6 +84,19 @@ export class Gutter {
         cached.element.style.height = `${lineHeight}px`
       }
     }
+  }
+
+  /**
+   * The buffer row whose fold marker `target` (an element of the gutter) is, or null when it
+   * is none: a line number of a folded or foldable row.
+   */
+  foldRowAt(target: EventTarget | null): number | null {
+    const element = (target as Element | null)?.closest?.(
+      `.${LINE_NUMBER_CLASS}.folded, .${LINE_NUMBER_CLASS}.foldable`,
+    )
+    if (element == null || !this.element.contains(element)) return null
+    const line = Number(element.textContent)
+    return Number.isInteger(line) && line > 0 ? line - 1 : null
   }
 
   /** Removes every number. */

@@ -252,6 +252,26 @@ describe('EditorView key bindings', () => {
     }
     expect(await folds()).not.toEqual([])
     await page.screenshot({ path: `${ARTIFACTS}keys-folds.png` })
+
+    // The gutter: a foldable row's number folds it when clicked, a folded row's unfolds it.
+    await page.keyboard.press('Control+k')
+    await page.keyboard.press('Control+0')
+    reference.unfoldAll()
+    const number = (line: number) =>
+      page.locator('.tandem-line-number', { hasText: new RegExp(`^${line}$`) })
+    // The markers show while the pointer is over the gutter.
+    expect(await number(2).getAttribute('class')).not.toContain('foldable')
+    await page.hover('.tandem-gutter')
+    await expect.poll(() => number(2).getAttribute('class')).toContain('foldable')
+    await page.screenshot({ path: `${ARTIFACTS}gutter-foldable.png` })
+    for (let i = 0; i < 2; i++) {
+      await number(2).click()
+      reference.toggleFoldAtBufferRow(1)
+      expect(await folds()).toEqual(foldsOf(reference))
+      expect(await pageState()).toEqual(stateOf(reference))
+    }
+    expect(await folds()).toEqual([])
+    expect(await number(3).getAttribute('class')).not.toMatch(/fold/)
     reference.destroy()
   })
 

@@ -6,6 +6,14 @@
 
 /** The panels' and highlights' rules, appended to the view's style sheet. */
 export const PANEL_CSS = `
+.tandem-editor .tandem-line-number.folded,
+.tandem-editor .tandem-line-number.foldable { cursor: pointer; }
+.tandem-editor .tandem-line-number.foldable::after {
+  content: '\\25BE';
+  position: absolute;
+  left: 0.15em;
+  opacity: 0.7;
+}
 .tandem-editor .tandem-highlights .tandem-selection { z-index: 1; }
 .tandem-editor .tandem-highlight.find-result {
   position: absolute;

@@ -146,6 +146,8 @@ export class EditorView {
   private readonly viewCommands: ViewCommandHost
   private occurrenceSelector: OccurrenceSelector | null = null
   private readonly brackets: BracketHighlight
+  /** Whether the pointer is over the gutter, whose foldable rows then show a fold marker. */
+  private gutterHovered = false
   private readonly subscriptions = new CompositeDisposable()
   private readonly overscan: number
   private readonly commandContext: CommandContext
@@ -307,6 +309,21 @@ export class EditorView {
     }
 
     const display = editor.displayLayer
+    // A click on a foldable row's number folds it; on a folded row's, unfolds it (as Atom's).
+    const onGutterDown = (event: MouseEvent) => {
+      const row = event.button === 0 ? this.gutter.foldRowAt(event.target) : null
+      if (row === null) return
+      event.preventDefault()
+      editor.toggleFoldAtBufferRow(row)
+      this.focus()
+    }
+    this.gutterElement.addEventListener('mousedown', onGutterDown)
+    const onGutterHover = (event: MouseEvent) => {
+      this.gutterHovered = event.type === 'mouseenter'
+      this.scheduleUpdate()
+    }
+    this.gutterElement.addEventListener('mouseenter', onGutterHover)
+    this.gutterElement.addEventListener('mouseleave', onGutterHover)
     const onScroll = () => this.scheduleUpdate()
     this.scroller.addEventListener('scroll', onScroll, { passive: true })
     const view = document.defaultView
@@ -343,6 +360,9 @@ export class EditorView {
       editor.onDidChangeGrammar(() => this.watchLanguage()),
       new Disposable(() => {
         this.scroller.removeEventListener('scroll', onScroll)
+        this.gutterElement.removeEventListener('mousedown', onGutterDown)
+        this.gutterElement.removeEventListener('mouseenter', onGutterHover)
+        this.gutterElement.removeEventListener('mouseleave', onGutterHover)
         resizeObserver?.disconnect()
         fontObserver?.disconnect()
         fonts?.removeEventListener('loadingdone', onFonts)
@@ -586,10 +606,14 @@ export class EditorView {
       (row) => {
         const line = lineAt(row)
         const start = line?.bufferRange.start
+        const label = start === undefined || start.column !== 0 ? '' : String(start.row + 1)
         return {
-          label: start === undefined || start.column !== 0 ? '' : String(start.row + 1),
+          label,
           cursorLine: cursorRows.has(row),
           folded: line?.lineText.includes(foldCharacter) ?? false,
+          // Asked only while the pointer is over the gutter: a syntax tree's fold query per
+          // row would cost every frame (typing included) for markers no one is pointing at.
+          foldable: this.gutterHovered && label !== '' && editor.isFoldableAtBufferRow(start!.row),
         }
       },
       lineHeight,
