@@ -228,6 +228,7 @@ export class FindBar {
     const search = this.ensureSearch()
     if (search === null) return undefined
     await this.searching
+    if (this.destroyed) return undefined
     const range = search.replaceNext(this.replaceInput.value)
     this.updateCount()
     return range
@@ -238,6 +239,7 @@ export class FindBar {
     const search = this.ensureSearch()
     if (search === null) return 0
     await this.searching
+    if (this.destroyed) return 0
     const count = search.replaceAll(this.replaceInput.value)
     this.updateCount(`Replaced ${count} ${count === 1 ? 'match' : 'matches'}`)
     return count
@@ -248,6 +250,7 @@ export class FindBar {
     const search = this.ensureSearch()
     if (search === null) return
     await this.searching
+    if (this.destroyed) return
     search.selectAllMatches()
     this.updateCount()
     this.host.focusEditor()
@@ -304,6 +307,8 @@ export class FindBar {
       return undefined
     }
     await this.searching
+    // The view may have gone while the search finished.
+    if (this.destroyed) return undefined
     const range = step(search)
     this.updateCount()
     return range
