@@ -346,7 +346,7 @@ export class FindBar {
   /** Shows "n of m", the count, "No results" or the query's error. */
   private updateCount(message?: string): void {
     const search = this.search
-    if (search === null) return
+    if (search === null || this.destroyed) return
     const error = search.getError()
     const count = search.getMatchCount()
     const index = search.getCurrentMatchIndex()
