@@ -143,6 +143,11 @@ export const EDITOR_COMMANDS: Readonly<Record<string, Command>> = Object.freeze(
   'editor:delete-line': on((e) => e.deleteLine()),
   'editor:join-lines': on((e) => e.joinLines()),
   'editor:cut-to-end-of-line': on((e) => e.cutToEndOfLine()),
+  'editor:cut-to-end-of-buffer-line': on((e) => e.cutToEndOfBufferLine()),
+  'editor:toggle-soft-tabs': on((e) => e.setSoftTabs(!e.getSoftTabs())),
+  'editor:scroll-to-cursor': on((e) =>
+    e.scrollToScreenPosition(e.getCursorScreenPosition(), { center: true }),
+  ),
   'editor:fold-selection': on((e) => e.foldSelectedLines()),
   'editor:fold-current-row': on((e) => e.foldCurrentRow()),
   'editor:unfold-current-row': on((e) => e.unfoldCurrentRow()),

@@ -37,6 +37,7 @@ export const ATOM_KEYMAP: Keymap = Object.freeze({
   'alt-right': 'editor:move-to-next-subword-boundary',
   'ctrl-m': 'bracket-matcher:go-to-matching-bracket',
   'ctrl-g': 'go-to-line:toggle',
+  'ctrl-<': 'editor:scroll-to-cursor',
   // Selecting
   'shift-up': 'core:select-up',
   'shift-down': 'core:select-down',

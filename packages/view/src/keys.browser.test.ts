@@ -146,6 +146,9 @@ describe('EditorView key bindings', () => {
       ['editor:move-to-end-of-line', (e) => e.moveToEndOfLine()],
       ['editor:newline-below', (e) => e.insertNewlineBelow()],
       ['autoflow:reflow-selection', (e) => e.reflowSelection()],
+      ['core:move-up', (e) => e.moveUp()],
+      ['editor:cut-to-end-of-buffer-line', (e) => e.cutToEndOfBufferLine()],
+      ['editor:toggle-soft-tabs', (e) => e.setSoftTabs(!e.getSoftTabs())],
     ]
     for (const [name, api] of steps) {
       await inPage(page, (vp, command) => vp.a.view!.dispatchCommand(command), name)
@@ -155,6 +158,9 @@ describe('EditorView key bindings', () => {
         await inPage(page, (vp) => vp.a.editor.getFoldedBufferRanges().map(String)),
         name,
       ).toEqual(reference.getFoldedBufferRanges().map(String))
+      expect(await inPage(page, (vp) => vp.a.editor.getSoftTabs()), name).toBe(
+        reference.getSoftTabs(),
+      )
     }
     reference.destroy()
   })
