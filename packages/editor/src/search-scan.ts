@@ -7,8 +7,10 @@
  *
  * A match can cross at most `rowSpan` line breaks (see `CompiledQuery`), so a piece reads that
  * many rows past its end, and the rows an edit dirties start that many rows above it. When a
- * match found (or one dropped) runs past the end of a stretch, the scan goes on from there:
- * the matches after it may have been hidden by it, or by the one it replaced.
+ * match dropped runs past the end of a stretch, the scan goes on from there: the matches after
+ * it may have been hidden by it. A match found that runs past the end needs nothing more: the
+ * old matches under it go with the piece, and the old ones after it are what a scan resuming
+ * at its end finds.
  */
 import type { BufferChange, Marker, MarkerLayer, TextBuffer } from '@tandem/buffer'
 import { Point, Range } from '@tandem/text'
@@ -128,13 +130,13 @@ export class MatchScan {
     const { changed, oldCarry } = this.replaceMatches(from, next, found)
     if (stretch.isDestroyed()) return changed // the cap was reached: the search stopped
 
-    // Go on past the stretch while a match found or dropped runs past the piece: the matches
-    // after it may have been hidden by it.
-    const carry = Math.max(newCarry, oldCarry)
+    // Go on past the stretch while a dropped match runs past where the scan stops: the matches
+    // after it may have been hidden by it. Past a match found, nothing changed: the old matches
+    // under it are gone, and those after it start where a scan resuming at its end finds them.
     const stretchEndRow = buffer.positionForCharacterIndex(stretchEnd).row
-    const more = piece.endRow < stretchEndRow || carry > pieceEnd
+    const more = piece.endRow < stretchEndRow || oldCarry > next
     if (more && next < scope.end && next < buffer.getLength()) {
-      stretch.setRange(this.rangeOf(next, Math.max(stretchEnd, carry, next)))
+      stretch.setRange(this.rangeOf(next, Math.max(stretchEnd, oldCarry, next)))
     } else {
       this.scopeOfStretch.delete(stretch)
       stretch.destroy()
