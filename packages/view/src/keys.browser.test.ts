@@ -9,7 +9,8 @@ import { fileURLToPath } from 'node:url'
 import { TextEditor } from '@tandem/editor'
 import type { Page } from 'playwright-core'
 import { describe, expect, it } from 'vitest'
-import { CHORD_TIMEOUT } from './keymap.js'
+import { EDITOR_COMMANDS } from './commands.js'
+import { ATOM_KEYMAP, CHORD_TIMEOUT } from './keymap.js'
 import { inPage } from './testing/in-page.js'
 import { useViewPage } from './testing/serve-view-page.js'
 import type { OpenOptions } from './testing/view-page.js'
@@ -81,6 +82,55 @@ const SESSION: readonly Step[] = [
   step('Control+Shift+Q', (e) => e.reflowSelection()),
 ]
 
+/** Playwright's name for a key of Atom's notation. */
+const PLAYWRIGHT_KEYS: Readonly<Record<string, string>> = {
+  up: 'ArrowUp',
+  down: 'ArrowDown',
+  left: 'ArrowLeft',
+  right: 'ArrowRight',
+  pageup: 'PageUp',
+  pagedown: 'PageDown',
+  home: 'Home',
+  end: 'End',
+  enter: 'Enter',
+  tab: 'Tab',
+  escape: 'Escape',
+  backspace: 'Backspace',
+  delete: 'Delete',
+  insert: 'Insert',
+  '+': 'Shift+Equal',
+  _: 'Shift+Minus',
+  '<': 'Shift+Comma',
+  '{': 'Shift+BracketLeft',
+  '}': 'Shift+BracketRight',
+}
+
+/** The keys to press for one keystroke (`ctrl-alt-{` -> `Control+Alt+Shift+BracketLeft`). */
+const playwrightKeys = (keystroke: string): string => {
+  const parts = keystroke.endsWith('--')
+    ? [...keystroke.slice(0, -2).split('-'), '-']
+    : keystroke.split('-')
+  const key = parts.pop()!
+  const modifiers = parts.map(
+    (part) => ({ ctrl: 'Control', alt: 'Alt', shift: 'Shift', cmd: 'Meta' })[part]!,
+  )
+  let name = PLAYWRIGHT_KEYS[key] ?? (/^f\d+$/.test(key) ? key.toUpperCase() : key)
+  if (name.startsWith('Shift+')) {
+    modifiers.push('Shift')
+    name = name.slice('Shift+'.length)
+  } else if (modifiers.includes('Shift') && name.length === 1) name = name.toUpperCase()
+  return [...new Set(modifiers), name].join('+')
+}
+
+/** Bindings the browser or the view's panels carry out, tested on their own elsewhere. */
+const NOT_EDITOR_ONLY = new Set([
+  'core:copy',
+  'core:cut',
+  'core:paste',
+  'core:backspace',
+  'editor:newline',
+])
+
 describe('EditorView key bindings', () => {
   const view = useViewPage(ARTIFACTS)
   let page: Page
@@ -127,6 +177,72 @@ describe('EditorView key bindings', () => {
     }
     await page.screenshot({ path: `${ARTIFACTS}keys-session.png` })
     reference.destroy()
+  })
+
+  it('every default binding of an editor command does what the command does to a fresh editor', async () => {
+    const text = [CODE, 'const camelCaseName = snake_case_name', '', '', 'last line here'].join(
+      '\n',
+    )
+    await open({ text, editor: { undoGroupingInterval: 0 }, view: { cursorBlink: false } })
+    const perPage = await inPage(page, (vp) => vp.a.view!.getRowsPerPage())
+    const start = [
+      [
+        [1, 6],
+        [1, 11],
+      ],
+      [
+        [4, 9],
+        [4, 9],
+      ],
+      [
+        [9, 7],
+        [9, 7],
+      ],
+    ] as [[number, number], [number, number]][]
+    const bindings = Object.entries(ATOM_KEYMAP).filter(
+      ([, command]) =>
+        command !== null &&
+        Object.hasOwn(EDITOR_COMMANDS, command) &&
+        !NOT_EDITOR_ONLY.has(command),
+    ) as [string, string][]
+    expect(bindings.length).toBeGreaterThan(70)
+    const stateWithFolds = (editor: TextEditor) => ({
+      ...stateOf(editor),
+      folds: editor.getFoldedBufferRanges().map(String),
+      softWrapped: editor.isSoftWrapped(),
+    })
+    for (const [keystrokes, command] of bindings) {
+      await inPage(
+        page,
+        (vp, { text, ranges }) => {
+          const { editor } = vp.a
+          editor.unfoldAll()
+          editor.setSoftWrapped(false)
+          editor.setText(text)
+          editor.getBuffer().clearUndoStack()
+          // Not reversed: an existing selection keeps its orientation otherwise, as in Atom.
+          editor.setSelectedBufferRanges(ranges, { reversed: false })
+          vp.a.view!.focus()
+        },
+        { text, ranges: start },
+      )
+      const reference = new TextEditor({ text, undoGroupingInterval: 0 })
+      reference.setSelectedBufferRanges(start)
+      for (const keystroke of keystrokes.split(' ')) {
+        await page.keyboard.press(playwrightKeys(keystroke))
+      }
+      EDITOR_COMMANDS[command]!({ editor: reference, rowsPerPage: () => perPage })
+      const shown = await inPage(page, (vp) => ({
+        text: vp.a.editor.getText(),
+        selections: vp.a.editor
+          .getSelections()
+          .map((s) => `${s.getBufferRange().toString()}${s.isReversed() ? ' reversed' : ''}`),
+        folds: vp.a.editor.getFoldedBufferRanges().map(String),
+        softWrapped: vp.a.editor.isSoftWrapped(),
+      }))
+      expect(shown, `${keystrokes} (${command})`).toEqual(stateWithFolds(reference))
+      reference.destroy()
+    }
   })
 
   it('commands without a key run by name give what the same methods give', async () => {
