@@ -258,9 +258,14 @@ describe('EditorView find bar, go to line, select next and brackets', () => {
     await search.search({ text: 'sum' })
     search.findNext()
     await vi.waitFor(async () => expect(await pageState()).toEqual(stateOf(reference)))
+    // ctrl-shift-e: the selection is the replacement.
+    await page.keyboard.press('Control+Shift+E')
     await page.keyboard.press('Control+f')
     const field = page.getByRole('textbox', { name: 'Find', exact: true })
     expect(await field.inputValue()).toBe('sum')
+    expect(await page.getByRole('textbox', { name: 'Replace', exact: true }).inputValue()).toBe(
+      'sum',
+    )
 
     // Only in the selection: rows 2 to 4 hold fewer matches of "first" than the document.
     await inPage(page, (vp) =>
@@ -408,6 +413,11 @@ describe('EditorView find bar, go to line, select next and brackets', () => {
     expect(await pageState()).toEqual(stateOf(reference))
     await page.keyboard.press('Control+Alt+Comma')
     matcher.selectInsideBrackets()
+    expect(await pageState()).toEqual(stateOf(reference))
+    await page.keyboard.press('ArrowRight')
+    reference.moveRight()
+    await page.keyboard.press('Control+Alt+Backspace')
+    matcher.removeBrackets()
     expect(await pageState()).toEqual(stateOf(reference))
     await page.screenshot({ path: `${ARTIFACTS}brackets.png` })
     matcher.destroy()
