@@ -169,6 +169,28 @@ describe('EditorView find bar, go to line, select next and brackets', () => {
     reference.destroy()
   })
 
+  it('in a narrow editor the bar wraps inside it and the text starts below it', async () => {
+    await open({ text: TEXT, width: 300, height: 300, view: { cursorBlink: false } })
+    await page.keyboard.press('Control+f')
+    await page.keyboard.type('first')
+    await countIs('5 results')
+    const layout = await inPage(page, async (vp) => {
+      await vp.frames()
+      const root = vp.a.element!.getBoundingClientRect()
+      const bar = vp.a.element!.querySelector('.tandem-find-bar')!.getBoundingClientRect()
+      const scroller = vp.a.element!.querySelector('.tandem-scroller')!.getBoundingClientRect()
+      const controls = [
+        ...vp.a.element!.querySelectorAll('.tandem-find-bar input, .tandem-find-bar button'),
+      ]
+        .map((control) => control.getBoundingClientRect())
+        .filter((rect) => rect.right > root.right + 0.5 || rect.left < root.left - 0.5)
+      return { barBottom: bar.bottom, scrollerTop: scroller.top, outside: controls.length }
+    })
+    expect(layout.outside).toBe(0)
+    expect(layout.scrollerTop).toBeCloseTo(layout.barBottom, 0)
+    await page.screenshot({ path: `${ARTIFACTS}find-bar-narrow.png` })
+  })
+
   it('of 20,000 matches, only those on the rows on screen have elements', async () => {
     const text = Array.from({ length: 20_000 }, (_, i) => `row ${i} needle`).join('\n')
     await open({ text, width: 600, height: 300, view: { cursorBlink: false } })

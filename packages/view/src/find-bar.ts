@@ -62,6 +62,7 @@ export class FindBar {
   /** The current match's own decoration, which outlines it apart from the others. */
   private currentDecoration: Decoration | null = null
   private searching: Promise<void> = Promise.resolve()
+  private readonly resizeObserver: ResizeObserver | null
   private destroyed = false
 
   constructor(
@@ -148,6 +149,15 @@ export class FindBar {
 
     this.findInput.addEventListener('input', () => void this.runSearch())
     this.element.addEventListener('keydown', (event) => this.keydown(event))
+    // A narrow editor wraps the bar's rows: the text moves down by the bar's new height.
+    const view = parent.ownerDocument.defaultView
+    this.resizeObserver =
+      view?.ResizeObserver === undefined
+        ? null
+        : new view.ResizeObserver(() => {
+            if (this.isVisible()) this.host.setTopInset(this.element.offsetHeight)
+          })
+    this.resizeObserver?.observe(this.element)
   }
 
   /** Whether the bar is shown. */
@@ -280,6 +290,7 @@ export class FindBar {
   destroy(): void {
     if (this.destroyed) return
     this.destroyed = true
+    this.resizeObserver?.disconnect()
     this.decoration?.destroy()
     this.currentDecoration?.destroy()
     this.selectionSubscription?.dispose()

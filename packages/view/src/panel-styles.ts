@@ -61,6 +61,7 @@ export const PANEL_CSS = `
 }
 .tandem-editor .tandem-panel-row {
   display: flex;
+  flex-wrap: wrap;
   align-items: center;
   gap: 4px;
 }
