@@ -15,6 +15,7 @@ const LINES = [
   '  if (!name) {',
   '    return "hi";',
   '  }',
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: JavaScript source with a template string
   '\treturn `hello ${name}`;',
   '}',
   '',
