@@ -255,6 +255,17 @@ describe('TextBuffer: reading and editing', () => {
     expect(buffer.ytext.toString()).toBe('aXb')
   })
 
+  it('writes a lone surrogate in inserted text as U+FFFD, as every other peer will read it', () => {
+    const docA = new Y.Doc()
+    const docB = new Y.Doc()
+    const a = new TextBuffer({ doc: docA })
+    const b = new TextBuffer({ doc: docB })
+    a.insert([0, 0], 'x\uD83Dy\uDE00z\u{1F600}')
+    Y.applyUpdate(docB, Y.encodeStateAsUpdate(docA))
+    expect(a.getText()).toBe('x\uFFFDy\uFFFDz\u{1F600}')
+    expect(b.getText()).toBe(a.getText())
+  })
+
   it('handles a 10 MB insert', () => {
     const buffer = new TextBuffer('start')
     const line = 'abcdefghijklmnopqrstuvwxyz0123456789abcdefghijklmnopqrstuvwxy\n'

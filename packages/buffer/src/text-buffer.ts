@@ -384,6 +384,8 @@ export class TextBuffer {
         (oldRange.start.row > 0 ? this.lines.lineEndingForRow(oldRange.start.row - 1) : '')
       if (ending) text = normalizeLineEndings(text, ending)
     }
+    // A lone surrogate in the text becomes U+FFFD here, as Yjs makes it on every other peer.
+    text = wellFormed(text)
     // Local edits never split a surrogate pair (Yjs would turn both halves into U+FFFD): an
     // edge inside one moves outside it, an insertion to before it.
     let startPoint = oldRange.start
@@ -1053,6 +1055,13 @@ const isOnlyBatch = (transaction: Y.Transaction, batch: LocalBatch): boolean => 
   }
   return deleted === expectedDeleted
 }
+
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g
+const HAS_SURROGATE = /[\uD800-\uDFFF]/
+
+/** `text` with every lone surrogate replaced by U+FFFD, as Yjs encodes it for other peers. */
+const wellFormed = (text: string): string =>
+  HAS_SURROGATE.test(text) ? text.replace(LONE_SURROGATE, '\uFFFD') : text
 
 const isHighSurrogate = (code: number) => code >= 0xd800 && code <= 0xdbff
 const isLowSurrogate = (code: number) => code >= 0xdc00 && code <= 0xdfff

@@ -1,5 +1,6 @@
 import { Point, Range } from '@tandem/text'
 import { reflowText } from './reflow.js'
+import type { Selection } from './selection.js'
 import type { WriteOptions } from './selection-edits.js'
 import type { TextEditor } from './text-editor.js'
 
@@ -80,6 +81,46 @@ const foldedRowsOf = (editor: TextEditor, span: Span): Range => {
   const startRow = display.findBoundaryPrecedingBufferRow(span.startRow)
   endRow = display.findBoundaryFollowingBufferRow(endRow + 1)
   return new Range(new Point(startRow, 0), new Point(endRow, 0))
+}
+
+const isHighSurrogate = (code: number) => code >= 0xd800 && code <= 0xdbff
+const isLowSurrogate = (code: number) => code >= 0xdc00 && code <= 0xdfff
+
+/** UTF-16 units of the character ending at `column` of `line`: 2 for a surrogate pair. */
+const widthBefore = (line: string, column: number): number =>
+  column >= 2 &&
+  isLowSurrogate(line.charCodeAt(column - 1)) &&
+  isHighSurrogate(line.charCodeAt(column - 2))
+    ? 2
+    : 1
+
+/** UTF-16 units of the character starting at `column` of `line`: 2 for a surrogate pair. */
+const widthAt = (line: string, column: number): number =>
+  isHighSurrogate(line.charCodeAt(column)) && isLowSurrogate(line.charCodeAt(column + 1)) ? 2 : 1
+
+/** Whether `column` of `line` falls between the halves of a surrogate pair. */
+const splitsPair = (line: string, column: number): boolean =>
+  isLowSurrogate(line.charCodeAt(column)) && isHighSurrogate(line.charCodeAt(column - 1))
+
+/**
+ * `range` widened so that neither end falls inside a surrogate pair: the edits that read a
+ * selection's text and write it back must not write half a pair (Yjs would turn it into
+ * U+FFFD on every peer).
+ */
+const wholeCharacters = (editor: TextEditor, range: Range): Range => {
+  const { start, end } = range
+  const startLine = editor.buffer.lineForRow(start.row) ?? ''
+  const endLine = editor.buffer.lineForRow(end.row) ?? ''
+  const from = splitsPair(startLine, start.column) ? new Point(start.row, start.column - 1) : start
+  const to = splitsPair(endLine, end.column) ? new Point(end.row, end.column + 1) : end
+  return from === start && to === end ? range : new Range(from, to)
+}
+
+/** Widens a selection whose end falls inside a surrogate pair over the whole pair. */
+const keepWholeCharacters = (editor: TextEditor, selection: Selection): void => {
+  const range = selection.getBufferRange()
+  const whole = wholeCharacters(editor, range)
+  if (whole !== range) selection.setBufferRange(whole, { reversed: selection.isReversed() })
 }
 
 const EMPTY_AT_START = new Range(Point.ZERO, Point.ZERO)
@@ -178,11 +219,13 @@ export const lineCommands: LineCommands & ThisType<TextEditor> = {
 
   moveSelectionLeft(options = {}) {
     if (!this.ensureWritable('moveSelectionLeft', options)) return
-    const ranges = this.getSelectedBufferRanges()
+    const ranges = this.getSelectedBufferRanges().map((range) => wholeCharacters(this, range))
     if (ranges.some((range) => range.start.column === 0)) return
-    const left = new Point(0, -1)
     this.transact(() => {
       const moved = ranges.map((range) => {
+        // One character: both halves of a surrogate pair (Atom moves one UTF-16 unit).
+        const line = this.buffer.lineForRow(range.start.row) ?? ''
+        const left = new Point(0, -widthBefore(line, range.start.column))
         const before = new Range(range.start.translate(left), range.start)
         const character = this.buffer.getTextInRange(before)
         this.buffer.insert(range.end, character)
@@ -195,13 +238,14 @@ export const lineCommands: LineCommands & ThisType<TextEditor> = {
 
   moveSelectionRight(options = {}) {
     if (!this.ensureWritable('moveSelectionRight', options)) return
-    const ranges = this.getSelectedBufferRanges()
+    const ranges = this.getSelectedBufferRanges().map((range) => wholeCharacters(this, range))
     if (ranges.some((range) => range.end.column === this.buffer.lineLengthForRow(range.end.row))) {
       return
     }
-    const right = new Point(0, 1)
     this.transact(() => {
       const moved = ranges.map((range) => {
+        const line = this.buffer.lineForRow(range.end.row) ?? ''
+        const right = new Point(0, widthAt(line, range.end.column))
         const after = new Range(range.end, range.end.translate(right))
         const character = this.buffer.getTextInRange(after)
         this.buffer.delete(after)
@@ -293,13 +337,22 @@ export const lineCommands: LineCommands & ThisType<TextEditor> = {
     if (!this.ensureWritable('transpose', options)) return
     this.mutateSelectedText((selection) => {
       if (selection.isEmpty()) {
-        selection.selectRight()
+        keepWholeCharacters(this, selection)
+        const { row, column } = selection.getBufferRange().end
+        const line = this.buffer.lineForRow(row) ?? ''
+        // A caret between the halves of a pair counts as after the pair.
+        if (!selection.isEmpty()) selection.cursor.setBufferPosition([row, column])
+        // Characters beyond the Basic Multilingual Plane move whole (Atom moves one unit).
+        const after = widthAt(line, column)
+        const before = widthBefore(line, column)
+        selection.selectRight(after)
         const text = selection.getText()
         selection.delete(options)
-        selection.cursor.moveLeft()
+        selection.cursor.moveLeft(before)
         selection.insertText(text, options)
       } else {
         // Atom reverses UTF-16 code units, splitting surrogate pairs; Tandem keeps them whole.
+        keepWholeCharacters(this, selection)
         selection.insertText(Array.from(selection.getText()).reverse().join(''), options)
       }
     })
@@ -320,6 +373,7 @@ export const lineCommands: LineCommands & ThisType<TextEditor> = {
   replaceSelectedText(options, fn) {
     this.mutateSelectedText((selection) => {
       if (options?.selectWordIfEmpty && selection.isEmpty()) selection.selectWord()
+      keepWholeCharacters(this, selection)
       // Unlike Atom, `bypassReadOnly` reaches the selection's own edits (Atom's fail there).
       const write = { bypassReadOnly: options?.bypassReadOnly ?? false }
       const text = selection.getText()
@@ -353,6 +407,7 @@ export const lineCommands: LineCommands & ThisType<TextEditor> = {
     let range: Range | undefined = this.getSelectedBufferRange()
     if (range.isEmpty()) range = this.getCurrentParagraphBufferRange()
     if (range === undefined) return
+    range = wholeCharacters(this, range)
     const text = this.getTextInBufferRange(range)
     const reflowed = reflowText(text, {
       wrapColumn: this.getPreferredLineLength(),
