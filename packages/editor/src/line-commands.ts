@@ -1,8 +1,8 @@
 import { Point, Range } from '@tandem/text'
 import { reflowText } from './reflow.js'
-import type { Selection } from './selection.js'
 import type { WriteOptions } from './selection-edits.js'
 import type { TextEditor } from './text-editor.js'
+import { keepWholeCharacters, wholeCharacters, widthAt, widthBefore } from './whole-characters.js'
 
 /**
  * Atom's editor commands that move, copy or rewrite whole lines and selected text: moving
@@ -81,46 +81,6 @@ const foldedRowsOf = (editor: TextEditor, span: Span): Range => {
   const startRow = display.findBoundaryPrecedingBufferRow(span.startRow)
   endRow = display.findBoundaryFollowingBufferRow(endRow + 1)
   return new Range(new Point(startRow, 0), new Point(endRow, 0))
-}
-
-const isHighSurrogate = (code: number) => code >= 0xd800 && code <= 0xdbff
-const isLowSurrogate = (code: number) => code >= 0xdc00 && code <= 0xdfff
-
-/** UTF-16 units of the character ending at `column` of `line`: 2 for a surrogate pair. */
-const widthBefore = (line: string, column: number): number =>
-  column >= 2 &&
-  isLowSurrogate(line.charCodeAt(column - 1)) &&
-  isHighSurrogate(line.charCodeAt(column - 2))
-    ? 2
-    : 1
-
-/** UTF-16 units of the character starting at `column` of `line`: 2 for a surrogate pair. */
-const widthAt = (line: string, column: number): number =>
-  isHighSurrogate(line.charCodeAt(column)) && isLowSurrogate(line.charCodeAt(column + 1)) ? 2 : 1
-
-/** Whether `column` of `line` falls between the halves of a surrogate pair. */
-const splitsPair = (line: string, column: number): boolean =>
-  isLowSurrogate(line.charCodeAt(column)) && isHighSurrogate(line.charCodeAt(column - 1))
-
-/**
- * `range` widened so that neither end falls inside a surrogate pair: the edits that read a
- * selection's text and write it back must not write half a pair (Yjs would turn it into
- * U+FFFD on every peer).
- */
-const wholeCharacters = (editor: TextEditor, range: Range): Range => {
-  const { start, end } = range
-  const startLine = editor.buffer.lineForRow(start.row) ?? ''
-  const endLine = editor.buffer.lineForRow(end.row) ?? ''
-  const from = splitsPair(startLine, start.column) ? new Point(start.row, start.column - 1) : start
-  const to = splitsPair(endLine, end.column) ? new Point(end.row, end.column + 1) : end
-  return from === start && to === end ? range : new Range(from, to)
-}
-
-/** Widens a selection whose end falls inside a surrogate pair over the whole pair. */
-const keepWholeCharacters = (editor: TextEditor, selection: Selection): void => {
-  const range = selection.getBufferRange()
-  const whole = wholeCharacters(editor, range)
-  if (whole !== range) selection.setBufferRange(whole, { reversed: selection.isReversed() })
 }
 
 const EMPTY_AT_START = new Range(Point.ZERO, Point.ZERO)
