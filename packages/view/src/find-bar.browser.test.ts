@@ -421,6 +421,8 @@ describe('EditorView find bar, go to line, select next and brackets', () => {
 
     const outlined = () =>
       inPage(page, async (vp) => {
+        // The pair is found in idle time, then drawn in a frame.
+        await new Promise((resolve) => requestIdleCallback(resolve, { timeout: 500 }))
         await vp.frames()
         return vp.a.element!.querySelectorAll('.tandem-highlight.bracket-matcher').length
       })

@@ -291,7 +291,7 @@ export class EditorView {
       },
       say: (text) => this.announcer.say(text),
     })
-    this.brackets = new BracketHighlight(editor, options.autoCloseBrackets ?? true)
+    this.brackets = new BracketHighlight(editor, options.autoCloseBrackets ?? true, window)
     this.viewCommands = {
       findBar: this.findBar,
       goToLine: this.goToLineBox,
