@@ -58,7 +58,10 @@ export class BracketHighlight {
   /** Marks the pair again once the page is idle (at once without a window). */
   private schedule(): void {
     const window = this.window
-    if (window === null) return this.mark()
+    if (window === null) {
+      this.mark()
+      return
+    }
     if (this.pending !== null) return
     const run = () => {
       this.pending = null
