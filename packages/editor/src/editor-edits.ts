@@ -44,6 +44,15 @@ export interface EditorEdits {
 
   /** The text in a buffer range. */
   getTextInRange(range: RangeLike): string
+  /**
+   * Replaces the text in a buffer range (clipped) with `text`, as one undo step; refused on a
+   * read-only editor unless `bypassReadOnly`. Returns the range of the new text.
+   */
+  setTextInBufferRange(
+    range: RangeLike,
+    text: string,
+    options?: WriteOptions & { normalizeLineEndings?: boolean },
+  ): Range | undefined
   /** Inserts `text` at every selection; returns the inserted ranges (false when cancelled). */
   insertText(text: string, options?: EditorInsertTextOptions): Range[] | false | undefined
   /** Inserts a newline at every selection. */
@@ -185,6 +194,16 @@ export const editorEdits: EditorEdits & ThisType<TextEditor> = {
 
   getTextInRange(range) {
     return this.buffer.getTextInRange(range)
+  },
+
+  setTextInBufferRange(range, text, options = {}) {
+    if (!this.ensureWritable('setTextInBufferRange', options)) return undefined
+    const { normalizeLineEndings } = options
+    return this.buffer.setTextInRange(
+      range,
+      text,
+      normalizeLineEndings === undefined ? {} : { normalizeLineEndings },
+    )
   },
 
   insertText(text, options = {}) {

@@ -109,6 +109,27 @@ describe('EditorSearch: finding', () => {
     expect(search.getMatchCount()).toBe(1)
   })
 
+  it('re-finds across line breaks after an edit, with a line break typed into a regex or an octal escape', async () => {
+    for (const text of ['b\nc', 'b\\12c']) {
+      const { editor, search } = await searchIn('ab\nxd', { text, regex: true })
+      expect(search.getMatchCount()).toBe(0)
+      editor.setTextInBufferRange(
+        [
+          [1, 0],
+          [1, 1],
+        ],
+        'c',
+      )
+      await settled(search)
+      expect(ranges(search), text).toEqual([
+        [
+          [0, 1],
+          [1, 1],
+        ],
+      ])
+    }
+  })
+
   it('reports a bad regex through getError and finds nothing', async () => {
     const { search } = await searchIn('a(b', { text: 'a', regex: true })
     expect(search.getMatchCount()).toBe(1)

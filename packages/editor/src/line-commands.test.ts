@@ -194,3 +194,44 @@ describe('line commands', () => {
     expect(a.getText()).toBe('one\ntwo\nthree!\n')
   })
 })
+
+describe('TextEditor.setTextInBufferRange', () => {
+  it('replaces a range as one undo step, refused when read-only unless bypassed', () => {
+    const editor = new TextEditor({ text: 'hello world' })
+    const range = editor.setTextInBufferRange(
+      [
+        [0, 6],
+        [0, 11],
+      ],
+      'there',
+    )
+    expect(range?.serialize()).toEqual([
+      [0, 6],
+      [0, 11],
+    ])
+    expect(editor.getText()).toBe('hello there')
+    editor.undo()
+    expect(editor.getText()).toBe('hello world')
+
+    const readOnly = new TextEditor({ text: 'a', readOnly: true })
+    expect(
+      readOnly.setTextInBufferRange(
+        [
+          [0, 0],
+          [0, 1],
+        ],
+        'b',
+      ),
+    ).toBeUndefined()
+    expect(readOnly.getText()).toBe('a')
+    readOnly.setTextInBufferRange(
+      [
+        [0, 0],
+        [0, 1],
+      ],
+      'b',
+      { bypassReadOnly: true },
+    )
+    expect(readOnly.getText()).toBe('b')
+  })
+})

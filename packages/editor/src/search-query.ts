@@ -49,10 +49,11 @@ const escapePattern = (text: string): string => text.replace(/[/\\^$*+?.()|[\]{}
 const LINE_BREAKS = /\r\n|\r|\n/g
 
 /**
- * Escapes and constructs that may match `\n` or `\r`, or look at characters beyond a line:
- * a pattern without any of them matches within one line. Conservative by design.
+ * Escapes and constructs that may match `\n` or `\r`, or look at characters beyond a line
+ * (a line break typed into the pattern, octal escapes and back references among them): a
+ * pattern without any of them matches within one line. Conservative by design.
  */
-const MAY_CROSS_LINES = /\\[nrsSWDpPuxc]|\[\^|\(\?<?[=!]/
+const MAY_CROSS_LINES = /[\r\n]|\\[nrsSWDpPuxc0-9]|\[\^|\(\?<?[=!]/
 
 /**
  * The RegExp for `query`, or the reason there is none (the message of the SyntaxError the
