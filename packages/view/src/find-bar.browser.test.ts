@@ -16,6 +16,7 @@ import {
 } from '@tandem/editor'
 import type { Page } from 'playwright-core'
 import { describe, expect, it, vi } from 'vitest'
+import { editorState, openFocusedEditor, pageEditorState } from './testing/focused-editor.js'
 import { inPage } from './testing/in-page.js'
 import { useViewPage } from './testing/serve-view-page.js'
 import type { OpenOptions } from './testing/view-page.js'
@@ -33,30 +34,15 @@ const TEXT = [
   'export { first, second }',
 ].join('\n')
 
-const stateOf = (editor: TextEditor) => ({
-  text: editor.getText(),
-  selections: editor.getSelectedBufferRanges().map(String),
-})
+const stateOf = editorState
 
 describe('EditorView find bar, go to line, select next and brackets', () => {
   const view = useViewPage(ARTIFACTS)
   let page: Page
   const open = async (options: OpenOptions) => {
-    page = await view.openPage()
-    await inPage(
-      page,
-      (vp, o) => {
-        vp.open(o)
-        vp.a.view!.focus()
-      },
-      options,
-    )
+    page = await openFocusedEditor(view, options)
   }
-  const pageState = () =>
-    inPage(page, (vp) => ({
-      text: vp.a.editor.getText(),
-      selections: vp.a.editor.getSelectedBufferRanges().map(String),
-    }))
+  const pageState = () => pageEditorState(page)
   const bar = () =>
     inPage(page, (vp) => {
       const root = vp.a.element!.querySelector<HTMLElement>('.tandem-find-bar')!

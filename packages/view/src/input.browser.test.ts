@@ -2,6 +2,7 @@ import { fileURLToPath } from 'node:url'
 import { TextEditor } from '@tandem/editor'
 import type { Page } from 'playwright-core'
 import { describe, expect, it } from 'vitest'
+import { editorState, openFocusedEditor, pageEditorState } from './testing/focused-editor.js'
 import { inPage } from './testing/in-page.js'
 import { useViewPage } from './testing/serve-view-page.js'
 import type { OpenOptions } from './testing/view-page.js'
@@ -95,29 +96,10 @@ describe('EditorView input', () => {
   const view = useViewPage(ARTIFACTS)
   let page: Page
   const open = async (options: OpenOptions) => {
-    page = await view.openPage()
-    await inPage(
-      page,
-      (vp, o) => {
-        vp.open(o)
-        vp.a.view!.focus()
-      },
-      options,
-    )
+    page = await openFocusedEditor(view, options)
   }
-  const stateOf = (editor: TextEditor) => ({
-    text: editor.getText(),
-    selections: editor
-      .getSelections()
-      .map((s) => `${s.getBufferRange().toString()}${s.isReversed() ? ' reversed' : ''}`),
-  })
-  const pageState = () =>
-    inPage(page, (vp) => ({
-      text: vp.a.editor.getText(),
-      selections: vp.a.editor
-        .getSelections()
-        .map((s) => `${s.getBufferRange().toString()}${s.isReversed() ? ' reversed' : ''}`),
-    }))
+  const stateOf = editorState
+  const pageState = () => pageEditorState(page)
 
   it('Keyboard: a scripted session of Atom key bindings produces the same text and selections as the same operations through the API', async () => {
     const editorOptions = { undoGroupingInterval: 0 }

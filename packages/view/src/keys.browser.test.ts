@@ -11,6 +11,7 @@ import type { Page } from 'playwright-core'
 import { describe, expect, it } from 'vitest'
 import { EDITOR_COMMANDS } from './commands.js'
 import { ATOM_KEYMAP, CHORD_TIMEOUT } from './keymap.js'
+import { editorState, openFocusedEditor, pageEditorState } from './testing/focused-editor.js'
 import { inPage } from './testing/in-page.js'
 import { useViewPage } from './testing/serve-view-page.js'
 import type { OpenOptions } from './testing/view-page.js'
@@ -135,29 +136,10 @@ describe('EditorView key bindings', () => {
   const view = useViewPage(ARTIFACTS)
   let page: Page
   const open = async (options: OpenOptions) => {
-    page = await view.openPage()
-    await inPage(
-      page,
-      (vp, o) => {
-        vp.open(o)
-        vp.a.view!.focus()
-      },
-      options,
-    )
+    page = await openFocusedEditor(view, options)
   }
-  const stateOf = (editor: TextEditor) => ({
-    text: editor.getText(),
-    selections: editor
-      .getSelections()
-      .map((s) => `${s.getBufferRange().toString()}${s.isReversed() ? ' reversed' : ''}`),
-  })
-  const pageState = () =>
-    inPage(page, (vp) => ({
-      text: vp.a.editor.getText(),
-      selections: vp.a.editor
-        .getSelections()
-        .map((s) => `${s.getBufferRange().toString()}${s.isReversed() ? ' reversed' : ''}`),
-    }))
+  const stateOf = editorState
+  const pageState = () => pageEditorState(page)
   const hint = () =>
     inPage(page, (vp) => ({
       text: vp.a.element!.querySelector('.tandem-chord-hint')?.textContent ?? null,
