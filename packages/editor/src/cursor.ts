@@ -1,9 +1,13 @@
-import type { TextBuffer } from '@tandem/buffer'
 import type { TranslateOptions } from '@tandem/display'
 import type { ScopeDescriptor } from '@tandem/language'
 import { type Disposable, Emitter, Point, type PointLike, Range } from '@tandem/text'
 import type { DisplayMarker } from './display-marker.js'
-import { beginningOfNextParagraph, beginningOfPreviousParagraph } from './paragraphs.js'
+import type { EditorContext } from './editor-context.js'
+import {
+  beginningOfNextParagraph,
+  beginningOfPreviousParagraph,
+  paragraphRangeAtRow,
+} from './paragraphs.js'
 import type { Selection } from './selection.js'
 import {
   beginningOfCurrentWord,
@@ -32,21 +36,6 @@ export interface CursorPositionChangeEvent {
   textChanged: boolean
   /** The cursor that moved. */
   cursor: Cursor
-}
-
-/** What a cursor needs of its editor: the text, the screen, and a few settings. */
-export interface CursorHost {
-  readonly buffer: TextBuffer
-  getNonWordCharacters(position: Point): string
-  getLastCursor(): Cursor
-  getSoftTabs(): boolean
-  getTabLength(): number
-  getScreenLineCount(): number
-  lineLengthForScreenRow(row: number): number
-  scopeDescriptorForBufferPosition(position: Point): ScopeDescriptor
-  syntaxTreeScopeDescriptorForBufferPosition(position: Point): ScopeDescriptor
-  paragraphRangeAtBufferRow(row: number): Range | undefined
-  scrollToScreenRange(range: Range, options?: { clip?: boolean; reversed?: boolean }): void
 }
 
 /** Options of the word queries. */
@@ -94,7 +83,7 @@ export class Cursor {
    * @internal
    */
   constructor(
-    private readonly editor: CursorHost,
+    private readonly context: EditorContext,
     /** The marker of its selection: the cursor is at its head. */
     readonly marker: DisplayMarker,
   ) {}
@@ -173,7 +162,7 @@ export class Cursor {
 
   /** The text of the cursor's buffer row, without its line ending. */
   getCurrentBufferLine(): string {
-    return this.editor.buffer.lineForRow(this.getBufferRow()) ?? ''
+    return this.context.buffer.lineForRow(this.getBufferRow()) ?? ''
   }
 
   /** Whether the cursor is at column 0. */
@@ -196,7 +185,7 @@ export class Cursor {
   /** Whether the characters on both sides of the cursor are whitespace. */
   isSurroundedByWhitespace(): boolean {
     const { row, column } = this.getBufferPosition()
-    const around = this.editor.buffer.getTextInRange([
+    const around = this.context.buffer.getTextInRange([
       [row, column - 1],
       [row, column + 1],
     ])
@@ -207,7 +196,7 @@ export class Cursor {
   isBetweenWordAndNonWord(): boolean {
     if (this.isAtBeginningOfLine() || this.isAtEndOfLine()) return false
     const { row, column } = this.getBufferPosition()
-    const around = this.editor.buffer.getTextInRange([
+    const around = this.context.buffer.getTextInRange([
       [row, column - 1],
       [row, column + 1],
     ])
@@ -221,7 +210,7 @@ export class Cursor {
   /** Whether a word (by `options.wordRegex`, default `wordRegExp()`) starts at the cursor. */
   isInsideWord(options: WordOptions = {}): boolean {
     return isInsideWord(
-      this.editor.buffer,
+      this.context.buffer,
       this.getBufferPosition(),
       options.wordRegex ?? this.searchWordRegExp(),
     )
@@ -230,17 +219,19 @@ export class Cursor {
   /** The indentation level of the cursor's column (columns / tab length with soft tabs). */
   getIndentLevel(): number {
     const column = this.getBufferColumn()
-    return this.editor.getSoftTabs() ? column / this.editor.getTabLength() : column
+    return this.context.softTabs() ? column / this.context.tabLength() : column
   }
 
   /** The language scopes at the cursor. */
   getScopeDescriptor(): ScopeDescriptor {
-    return this.editor.scopeDescriptorForBufferPosition(this.getBufferPosition())
+    return this.context.languageMode().scopeDescriptorForPosition(this.getBufferPosition())
   }
 
   /** The syntax-tree node types from the root to the cursor. */
   getSyntaxTreeScopeDescriptor(): ScopeDescriptor {
-    return this.editor.syntaxTreeScopeDescriptorForBufferPosition(this.getBufferPosition())
+    return this.context
+      .languageMode()
+      .syntaxTreeScopeDescriptorForPosition(this.getBufferPosition())
   }
 
   /** Whether there is non-whitespace before the cursor on its row. */
@@ -252,7 +243,7 @@ export class Cursor {
 
   /** Whether this is the most recently added cursor. */
   isLastCursor(): boolean {
-    return this === this.editor.getLastCursor()
+    return this.selection?.isLastSelection() ?? false
   }
 
   // Moving
@@ -286,7 +277,7 @@ export class Cursor {
     while (columnCount > column && row > 0) {
       columnCount -= column
       row--
-      column = this.editor.lineLengthForScreenRow(row)
+      column = this.screenRowLength(row)
       columnCount--
     }
     this.setScreenPosition({ row, column: column - columnCount }, { clipDirection: 'backward' })
@@ -300,13 +291,13 @@ export class Cursor {
       return
     }
     let { row, column } = this.getScreenPosition()
-    const rowCount = this.editor.getScreenLineCount()
-    let remaining = this.editor.lineLengthForScreenRow(row) - column
+    const rowCount = this.context.displayLayer.getScreenLineCount()
+    let remaining = this.screenRowLength(row) - column
     while (columnCount > remaining && row < rowCount - 1) {
       columnCount -= remaining + 1
       column = 0
       row++
-      remaining = this.editor.lineLengthForScreenRow(row)
+      remaining = this.screenRowLength(row)
     }
     this.setScreenPosition({ row, column: column + columnCount }, { clipDirection: 'forward' })
   }
@@ -319,7 +310,7 @@ export class Cursor {
   /** Moves to the end of the buffer, keeping the goal column. */
   moveToBottom(): void {
     const column = this.goalColumn
-    this.setBufferPosition(this.editor.buffer.getEndPosition())
+    this.setBufferPosition(this.context.buffer.getEndPosition())
     this.goalColumn = column
   }
 
@@ -344,7 +335,7 @@ export class Cursor {
     const rowRange = display.translateScreenRange(
       new Range(rowStart, new Point(screenRow, Number.POSITIVE_INFINITY)),
     )
-    const first = this.editor.buffer.findInRangeSync(/\S/, rowRange)
+    const first = this.context.buffer.findInRangeSync(/\S/, rowRange)
     const firstColumn = first?.start.column
     const column =
       firstColumn !== undefined && firstColumn !== this.getBufferColumn()
@@ -403,19 +394,19 @@ export class Cursor {
   /** Moves past the row's leading whitespace when the cursor is inside it. */
   skipLeadingWhitespace(): void {
     const position = this.getBufferPosition()
-    const leading = this.editor.buffer.findInRangeSync(/^[ \t]*/, this.getCurrentLineBufferRange())
+    const leading = this.context.buffer.findInRangeSync(/^[ \t]*/, this.getCurrentLineBufferRange())
     if (leading?.end.isGreaterThan(position)) this.setBufferPosition(leading.end)
   }
 
   /** Moves to the start of the next paragraph. */
   moveToBeginningOfNextParagraph(): void {
-    this.setBufferPosition(beginningOfNextParagraph(this.editor.buffer, this.getBufferPosition()))
+    this.setBufferPosition(beginningOfNextParagraph(this.context.buffer, this.getBufferPosition()))
   }
 
   /** Moves to the start of the previous paragraph. */
   moveToBeginningOfPreviousParagraph(): void {
     this.setBufferPosition(
-      beginningOfPreviousParagraph(this.editor.buffer, this.getBufferPosition()),
+      beginningOfPreviousParagraph(this.context.buffer, this.getBufferPosition()),
     )
   }
 
@@ -424,13 +415,13 @@ export class Cursor {
   /** The previous word boundary: on the current word or the previous one. */
   getPreviousWordBoundaryBufferPosition(options: WordOptions = {}): Point {
     const regex = options.wordRegex ?? this.searchWordRegExp()
-    return previousWordBoundary(this.editor.buffer, this.getBufferPosition(), regex)
+    return previousWordBoundary(this.context.buffer, this.getBufferPosition(), regex)
   }
 
   /** The next word boundary: on the current word or the next one. */
   getNextWordBoundaryBufferPosition(options: WordOptions = {}): Point {
     const regex = options.wordRegex ?? this.searchWordRegExp()
-    return nextWordBoundary(this.editor.buffer, this.getBufferPosition(), regex)
+    return nextWordBoundary(this.context.buffer, this.getBufferPosition(), regex)
   }
 
   /** Where the current word starts (`allowPrevious`, default true, reaches the previous word). */
@@ -438,7 +429,7 @@ export class Cursor {
     const regex = options.wordRegex ?? this.searchWordRegExp(options)
     const allowPrevious = options.allowPrevious !== false
     return beginningOfCurrentWord(
-      this.editor.buffer,
+      this.context.buffer,
       this.getBufferPosition(),
       regex,
       allowPrevious,
@@ -449,7 +440,7 @@ export class Cursor {
   getEndOfCurrentWordBufferPosition(options: WordOptions = {}): Point {
     const regex = options.wordRegex ?? this.searchWordRegExp(options)
     const allowNext = options.allowNext !== false
-    return endOfCurrentWord(this.editor.buffer, this.getBufferPosition(), regex, allowNext)
+    return endOfCurrentWord(this.context.buffer, this.getBufferPosition(), regex, allowNext)
   }
 
   /** Where the next word starts (the cursor's position when there is none). */
@@ -459,28 +450,31 @@ export class Cursor {
       ? this.getEndOfCurrentWordBufferPosition(options)
       : position
     const regex = options.wordRegex ?? this.searchWordRegExp()
-    return beginningOfNextWord(this.editor.buffer, from, regex, position)
+    return beginningOfNextWord(this.context.buffer, from, regex, position)
   }
 
   /** The range of the word under the cursor (empty at the cursor when none). */
   getCurrentWordBufferRange(options: WordOptions = {}): Range {
     const regex = options.wordRegex ?? this.searchWordRegExp(options)
-    return currentWordRange(this.editor.buffer, this.getBufferPosition(), regex)
+    return currentWordRange(this.context.buffer, this.getBufferPosition(), regex)
   }
 
   /** The range of the cursor's buffer row, with its line ending when `includeNewline`. */
   getCurrentLineBufferRange(options: { includeNewline?: boolean } = {}): Range {
-    return this.editor.buffer.rangeForRow(this.getBufferRow(), options.includeNewline ?? false)
+    return this.context.buffer.rangeForRow(this.getBufferRow(), options.includeNewline ?? false)
   }
 
   /** The paragraph around the cursor (undefined on a blank row). */
   getCurrentParagraphBufferRange(): Range | undefined {
-    return this.editor.paragraphRangeAtBufferRow(this.getBufferRow())
+    const languageMode = this.context.languageMode()
+    return paragraphRangeAtRow(this.context.buffer, this.getBufferRow(), (row) =>
+      languageMode.isRowCommented(row),
+    )
   }
 
   /** The part of the current word before the cursor. */
   getCurrentWordPrefix(): string {
-    return this.editor.buffer.getTextInRange(
+    return this.context.buffer.getTextInRange(
       new Range(this.getBeginningOfCurrentWordBufferPosition(), this.getBufferPosition()),
     )
   }
@@ -513,7 +507,7 @@ export class Cursor {
   autoscroll(options: { center?: boolean } = {}): void {
     const { row, column } = this.getScreenPosition()
     const range = new Range(new Point(row, column), new Point(row, column + 1))
-    this.editor.scrollToScreenRange(range, { ...options, clip: false })
+    this.context.scrollToScreenRange(range, { ...options, clip: false })
   }
 
   // Internals
@@ -533,8 +527,12 @@ export class Cursor {
     )
   }
 
+  private screenRowLength(row: number): number {
+    return this.context.displayLayer.lineLengthForScreenRow(row) ?? 0
+  }
+
   private getNonWordCharacters(): string {
-    return this.editor.getNonWordCharacters(this.getBufferPosition())
+    return this.context.nonWordCharacters(this.getBufferPosition())
   }
 
   private changePosition(options: { autoscroll?: boolean }, move: () => void): void {

@@ -1,6 +1,18 @@
-import { indentLevelForLine, PlainTextMode } from '@tandem/language'
+import { PlainTextMode } from '@tandem/language'
 import { type Disposable, Point, Range, type RangeLike } from '@tandem/text'
 import type { ClipboardMetadata } from './clipboard.js'
+import {
+  autoDecreaseRowIndent,
+  autoIndentRow,
+  autoIndentRows,
+  indentLevelOf,
+  indentString,
+  lineText,
+  setRowIndentation,
+  suggestedLineIndent,
+  suggestedRowIndent,
+} from './indentation-edits.js'
+import { toggleRowComments } from './line-comments.js'
 import type { Selection } from './selection.js'
 import type { ClipboardPiece, InsertTextOptions, WriteOptions } from './selection-edits.js'
 import type { TextEditor } from './text-editor.js'
@@ -164,8 +176,6 @@ export interface EditorEdits {
   /** Whether a selection contains a screen range. */
   screenRangeIsSelected(range: Range): boolean
 }
-
-const LEADING_WHITESPACE = /^\s*/
 
 /** Runs `operation` on every selection as one transaction, if the editor may change. */
 function eachSelection(
@@ -467,72 +477,47 @@ export const editorEdits: EditorEdits & ThisType<TextEditor> = {
   },
 
   indentLevelForLine(line) {
-    return indentLevelForLine(line, this.getTabLength())
+    return indentLevelOf(this.context, line)
   },
 
   buildIndentString(level, column = 0) {
-    const tabLength = this.getTabLength()
-    if (this.getSoftTabs()) {
-      return ' '.repeat(Math.max(0, Math.floor(level * tabLength) - (column % tabLength)))
-    }
-    const spaces = ' '.repeat(Math.max(0, Math.round((level - Math.floor(level)) * tabLength)))
-    return '\t'.repeat(Math.max(0, Math.floor(level))) + spaces
+    return indentString(this.context, level, column)
   },
 
   getTabText() {
-    return this.buildIndentString(1)
+    return indentString(this.context, 1)
   },
 
   indentationForBufferRow(row) {
-    return this.indentLevelForLine(lineText(this, row))
+    return indentLevelOf(this.context, lineText(this.context, row))
   },
 
   setIndentationForBufferRow(row, level, options = {}) {
-    const end = options.preserveLeadingWhitespace
-      ? 0
-      : LEADING_WHITESPACE.exec(lineText(this, row))![0].length
-    this.buffer.setTextInRange(
-      new Range(new Point(row, 0), new Point(row, end)),
-      this.buildIndentString(level),
-    )
+    setRowIndentation(this.context, row, level, options)
   },
 
   suggestedIndentForBufferRow(row, options) {
-    return this.getLanguageMode().suggestedIndentForBufferRow(row, this.getTabLength(), options)
+    return suggestedRowIndent(this.context, row, options)
   },
 
   suggestedIndentForLineAtBufferRow(row, line) {
-    return this.getLanguageMode().suggestedIndentForLineAtBufferRow(row, line, this.getTabLength())
+    return suggestedLineIndent(this.context, row, line)
   },
 
   autoIndentBufferRow(row, options) {
-    const level = this.suggestedIndentForBufferRow(row, options)
-    if (level !== undefined) this.setIndentationForBufferRow(row, level, options)
+    autoIndentRow(this.context, row, options)
   },
 
   autoIndentBufferRows(startRow, endRow) {
-    const indentRows = () => {
-      for (let row = startRow; row <= endRow; row++) this.autoIndentBufferRow(row)
-    }
-    if (this.getLanguageMode().indentsRowsTogether === true) this.transact(indentRows)
-    else indentRows()
+    autoIndentRows(this.context, startRow, endRow)
   },
 
   autoDecreaseIndentForBufferRow(row) {
-    const level = this.getLanguageMode().suggestedIndentForEditedBufferRow(row, this.getTabLength())
-    if (level === undefined) return
-    // Typing on a row asks this at every keystroke, mostly for the level the row has: an
-    // identical rewrite would churn the shared text (and move peers' carets in it) for nothing.
-    const current = LEADING_WHITESPACE.exec(lineText(this, row))![0]
-    if (current === this.buildIndentString(level)) return
-    this.setIndentationForBufferRow(row, level)
+    autoDecreaseRowIndent(this.context, row)
   },
 
   toggleLineCommentsForBufferRows(startRow, endRow, selection) {
-    const { commentStartString, commentEndString } =
-      this.getLanguageMode().commentStringsForPosition(new Point(startRow, 0))
-    if (commentStartString === undefined) return
-    toggleLineComments(this, startRow, endRow, commentStartString, commentEndString, selection)
+    toggleRowComments(this.context, startRow, endRow, selection)
   },
 
   screenRangeIsSelected(range) {
@@ -608,152 +593,3 @@ function willInsert(
   })
   return !cancelled
 }
-
-/**
- * Comments rows `startRow`..`endRow`, or uncomments them, as Atom does. With a line comment
- * token: when every non-blank row starts with it, it is removed (with one space after it);
- * otherwise it is inserted with a space at the smallest indentation of the non-blank rows,
- * and blank rows become that indentation and the token. With block tokens: they are removed
- * when the first row starts with the opening one and the last row ends with the closing
- * one, else added around the rows, and `selection` is kept off the new delimiters.
- */
-function toggleLineComments(
-  editor: TextEditor,
-  startRow: number,
-  endRow: number,
-  start: string,
-  end: string | undefined,
-  selection?: Selection,
-): void {
-  const open = start.trim()
-  const close = end?.trim()
-  if (open === '') return
-  if (close === undefined || close === '') {
-    toggleLineCommentToken(editor, startRow, endRow, open)
-  } else {
-    toggleBlockComment(editor, startRow, endRow, open, close, selection)
-  }
-}
-
-function toggleLineCommentToken(
-  editor: TextEditor,
-  startRow: number,
-  endRow: number,
-  token: string,
-): void {
-  const buffer = editor.buffer
-  let commented = false
-  let uncommented = false
-  for (let row = startRow; row <= endRow; row++) {
-    const line = lineText(editor, row)
-    if (!NON_WHITESPACE.test(line)) continue
-    if (startDelimiterColumns(line, token) === null) uncommented = true
-    else commented = true
-  }
-  if (commented && !uncommented) {
-    for (let row = startRow; row <= endRow; row++) {
-      const columns = startDelimiterColumns(lineText(editor, row), token)
-      if (columns !== null) buffer.delete(new Range([row, columns[0]], [row, columns[1]]))
-    }
-    return
-  }
-  let level = Number.POSITIVE_INFINITY
-  let blankLevel = Number.POSITIVE_INFINITY
-  for (let row = startRow; row <= endRow; row++) {
-    const line = lineText(editor, row)
-    const rowLevel = editor.indentLevelForLine(line)
-    if (NON_WHITESPACE.test(line)) level = Math.min(level, rowLevel)
-    else blankLevel = Math.min(blankLevel, rowLevel)
-  }
-  if (!Number.isFinite(level)) level = Number.isFinite(blankLevel) ? blankLevel : 0
-  const tabLength = editor.getTabLength()
-  for (let row = startRow; row <= endRow; row++) {
-    const line = lineText(editor, row)
-    if (NON_WHITESPACE.test(line)) {
-      buffer.insert([row, columnForIndentLevel(line, level, tabLength)], `${token} `)
-    } else {
-      buffer.setTextInRange(
-        new Range([row, 0], [row, line.length]),
-        `${editor.buildIndentString(level)}${token} `,
-      )
-    }
-  }
-}
-
-function toggleBlockComment(
-  editor: TextEditor,
-  startRow: number,
-  endRow: number,
-  open: string,
-  close: string,
-  selection: Selection | undefined,
-): void {
-  const buffer = editor.buffer
-  const opening = startDelimiterColumns(lineText(editor, startRow), open)
-  if (opening !== null) {
-    const closing = endDelimiterColumns(lineText(editor, endRow), close)
-    if (closing === null) return
-    buffer.transact(() => {
-      buffer.delete(new Range([endRow, closing[0]], [endRow, closing[1]]))
-      buffer.delete(new Range([startRow, opening[0]], [startRow, opening[1]]))
-    })
-    return
-  }
-  buffer.transact(() => {
-    const indent = LEADING_WHITESPACE.exec(lineText(editor, startRow))![0].length
-    buffer.insert([startRow, indent], `${open} `)
-    buffer.insert([endRow, lineText(editor, endRow).length], ` ${close}`)
-    if (selection === undefined) return
-    // Keep the selection inside the delimiters.
-    const endLength = lineText(editor, endRow).length
-    const range = selection.getBufferRange()
-    if (range.isEmpty()) {
-      if (range.start.column === endLength) {
-        const column = endLength - close.length - 1
-        selection.setBufferRange(new Range([endRow, column], [endRow, column]), {
-          autoscroll: false,
-        })
-      }
-      return
-    }
-    const startShift = range.start.column === indent ? open.length + 1 : 0
-    const endShift = range.end.column === endLength ? -close.length - 1 : 0
-    selection.setBufferRange(range.translate([0, startShift], [0, endShift]), {
-      autoscroll: false,
-    })
-  })
-}
-
-/** The columns of `token` (and one space after it) at the start of `line`'s text, if there. */
-const startDelimiterColumns = (line: string, token: string): [number, number] | null => {
-  const column = line.search(NON_WHITESPACE)
-  if (column < 0 || !line.startsWith(token, column)) return null
-  const end = column + token.length
-  return [column, line[end] === ' ' ? end + 1 : end]
-}
-
-/** The columns of `token` (and one space before it) at the end of `line`, if there. */
-const endDelimiterColumns = (line: string, token: string): [number, number] | null => {
-  const column = line.lastIndexOf(token)
-  if (column < 0) return null
-  const end = column + token.length
-  if (NON_WHITESPACE.test(line.slice(end))) return null
-  return [line[column - 1] === ' ' ? column - 1 : column, end]
-}
-
-/** The column where `line`'s indentation reaches `level` (or its text starts, if sooner). */
-const columnForIndentLevel = (line: string, level: number, tabLength: number): number => {
-  const goal = level * tabLength
-  let width = 0
-  let column = 0
-  while (width < goal) {
-    const character = line[column]
-    if (character === '\t') width += tabLength - (width % tabLength)
-    else if (character === ' ') width++
-    else break
-    column++
-  }
-  return column
-}
-
-const lineText = (editor: TextEditor, row: number): string => editor.lineTextForBufferRow(row) ?? ''

@@ -57,6 +57,7 @@ export { type ReflowOptions, reflowText } from './reflow.js'
 export { MULTI_LINE_ROWS, type SearchQuery } from './search-query.js'
 export { Selection, type SelectionRangeChangeEvent, type SetRangeOptions } from './selection.js'
 export type { InsertTextOptions, WriteOptions } from './selection-edits.js'
+export { type SelectionChangeOptions, SelectionSet } from './selection-set.js'
 export {
   type AutoscrollRequest,
   type RemoteCursor,

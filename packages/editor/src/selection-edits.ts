@@ -1,8 +1,18 @@
-import type { MarkOptions } from '@tandem/buffer'
-import { Point, Range, type RangeLike } from '@tandem/text'
-import type { Clipboard, ClipboardMetadata } from './clipboard.js'
+import { Point, Range } from '@tandem/text'
+import type { ClipboardMetadata } from './clipboard.js'
 import type { DisplayMarker } from './display-marker.js'
-import type { EditorEdits } from './editor-edits.js'
+import type { EditorContext } from './editor-context.js'
+import {
+  autoDecreaseRowIndent,
+  autoIndentRow,
+  autoIndentRows,
+  indentLevelOf,
+  indentString,
+  setRowIndentation,
+  suggestedLineIndent,
+  suggestedRowIndent,
+} from './indentation-edits.js'
+import { toggleRowComments } from './line-comments.js'
 import type { Selection } from './selection.js'
 
 /** Options every text-changing operation takes. */
@@ -38,36 +48,6 @@ export interface ClipboardPiece {
   text: string
   indentBasis?: number
   fullLine?: boolean
-}
-
-/** What text-changing selection operations need of their editor: editor edits, and a few more. */
-export type EditHost = Pick<
-  EditorEdits,
-  | 'getTextInRange'
-  | 'indentLevelForLine'
-  | 'buildIndentString'
-  | 'getTabText'
-  | 'suggestedIndentForBufferRow'
-  | 'suggestedIndentForLineAtBufferRow'
-  | 'setIndentationForBufferRow'
-  | 'autoIndentBufferRow'
-  | 'autoIndentBufferRows'
-  | 'autoDecreaseIndentForBufferRow'
-  | 'toggleLineCommentsForBufferRows'
-  | 'screenRangeIsSelected'
-> & {
-  isReadOnly(): boolean
-  /** Reports a refused edit (read-only editor without `bypassReadOnly`). */
-  didAttemptReadOnlyEdit(operation: string): void
-  getTabLength(): number
-  getSoftTabs(): boolean
-  getLastScreenRow(): number
-  getClipboard(): Clipboard
-  bufferRowsForScreenRows(startRow: number, endRow: number): number[]
-  markBufferRange(range: RangeLike, options?: MarkOptions): DisplayMarker
-  foldBufferRange(range: RangeLike): number
-  clipScreenRange(range: RangeLike, options?: { skipSoftWrapIndentation?: boolean }): Range
-  addSelectionForScreenRange(range: RangeLike): Selection
 }
 
 const NON_WHITESPACE = /\S/
@@ -133,28 +113,21 @@ export interface SelectionEdits {
   addSelectionAbove(): void
 }
 
-/** The host of `selection`, with the editing part of its interface. */
-const hostOf = (selection: Selection): EditHost => selection.editor
-
 /** Whether `selection` may change the text; reports the attempt when it may not. */
-const writable = (selection: Selection, operation: string, options?: WriteOptions): boolean => {
-  const host = hostOf(selection)
-  if (options?.bypassReadOnly === true || !host.isReadOnly()) return true
-  host.didAttemptReadOnlyEdit(operation)
-  return false
-}
+const writable = (selection: Selection, operation: string, options?: WriteOptions): boolean =>
+  selection.context.mayEdit(operation, options)
 
 /** Changes the indentation of `lines` by `adjustment` levels, as a paste does. */
-const adjustIndent = (host: EditHost, lines: string[], adjustment: number): void => {
+const adjustIndent = (context: EditorContext, lines: string[], adjustment: number): void => {
   if (adjustment === 0) return
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i]!
     if (line === '') continue
     if (adjustment > 0) {
-      lines[i] = host.buildIndentString(adjustment) + line
+      lines[i] = indentString(context, adjustment) + line
     } else {
-      const level = Math.max(0, host.indentLevelForLine(line) + adjustment)
-      lines[i] = line.replace(/^[\t ]+/, host.buildIndentString(level))
+      const level = Math.max(0, indentLevelOf(context, line) + adjustment)
+      lines[i] = line.replace(/^[\t ]+/, indentString(context, level))
     }
   }
 }
@@ -173,12 +146,15 @@ function deleteAfter(
 
 /** Adds a selection over `goal`'s columns on the first row from `row` on (by `step`) that has them. */
 function addSelectionInColumn(selection: Selection, step: 1 | -1): void {
-  const host = hostOf(selection)
+  const { displayLayer } = selection.context
   const goal = selection.getGoalScreenRange()
-  const lastRow = host.getLastScreenRow()
+  const lastRow = displayLayer.getScreenLineCount() - 1
   for (let row = goal.end.row + step; row >= 0 && row <= lastRow; row += step) {
     const candidate = new Range(new Point(row, goal.start.column), new Point(row, goal.end.column))
-    const clipped = host.clipScreenRange(candidate, { skipSoftWrapIndentation: true })
+    const clipped = new Range(
+      displayLayer.clipScreenPosition(candidate.start, { skipSoftWrapIndentation: true }),
+      displayLayer.clipScreenPosition(candidate.end, { skipSoftWrapIndentation: true }),
+    )
     // Rows too short for the columns are skipped: a caret needs its column, a selection
     // needs at least one selected character.
     if (
@@ -186,8 +162,8 @@ function addSelectionInColumn(selection: Selection, step: 1 | -1): void {
     ) {
       continue
     }
-    if (!host.screenRangeIsSelected(clipped)) {
-      host.addSelectionForScreenRange(clipped).setGoalScreenRange(candidate)
+    if (!selection.owner.screenRangeIsSelected(clipped)) {
+      selection.owner.addSelectionForScreenRange(clipped).setGoalScreenRange(candidate)
     }
     return
   }
@@ -200,21 +176,21 @@ export const selectionEdits: SelectionEdits & ThisType<Selection> = {
       throw new TypeError(`text must be a string, got ${text === null ? 'null' : typeof text}`)
     }
     if (!writable(this, 'insertText', options)) return undefined
-    const host = hostOf(this)
+    const context = this.context
     const oldRange = this.getBufferRange()
     const wasReversed = this.isReversed()
     this.clear(options)
 
-    const precedingText = host.getTextInRange(
+    const precedingText = context.buffer.getTextInRange(
       new Range(new Point(oldRange.start.row, 0), oldRange.start),
     )
     const trailingLines = text.split('\n')
     const firstLine = trailingLines.shift()!
     if (options.indentBasis != null && !options.preserveTrailingLineIndentation) {
       adjustIndent(
-        host,
+        context,
         trailingLines,
-        host.indentLevelForLine(precedingText) - options.indentBasis,
+        indentLevelOf(context, precedingText) - options.indentBasis,
       )
     }
 
@@ -227,15 +203,15 @@ export const selectionEdits: SelectionEdits & ThisType<Selection> = {
       trailingLines.length > 0
     ) {
       const line = precedingText + firstLine
-      indentFirstLineTo = host.suggestedIndentForLineAtBufferRow(oldRange.start.row, line)
+      indentFirstLineTo = suggestedLineIndent(context, oldRange.start.row, line)
       if (indentFirstLineTo !== undefined) {
-        adjustIndent(host, trailingLines, indentFirstLineTo - host.indentLevelForLine(line))
+        adjustIndent(context, trailingLines, indentFirstLineTo - indentLevelOf(context, line))
       }
     }
 
     const inserted =
       trailingLines.length > 0 ? `${firstLine}\n${trailingLines.join('\n')}` : firstLine
-    const newRange = this.editor.buffer.setTextInRange(oldRange, inserted, {
+    const newRange = this.context.buffer.setTextInRange(oldRange, inserted, {
       ...(options.undo === undefined ? {} : { undo: options.undo }),
       ...(options.normalizeLineEndings === undefined
         ? {}
@@ -246,15 +222,15 @@ export const selectionEdits: SelectionEdits & ThisType<Selection> = {
     else if (wasReversed) this.cursor.setBufferPosition(newRange.end)
 
     if (indentFirstLineTo !== undefined) {
-      host.setIndentationForBufferRow(oldRange.start.row, indentFirstLineTo)
+      setRowIndentation(context, oldRange.start.row, indentFirstLineTo)
     }
     if (options.autoIndentNewline && inserted === '\n') {
-      host.autoIndentBufferRow(newRange.end.row, {
+      autoIndentRow(context, newRange.end.row, {
         preserveLeadingWhitespace: true,
         skipBlankLines: false,
       })
     } else if (options.autoDecreaseIndent && NON_WHITESPACE.test(inserted)) {
-      host.autoDecreaseIndentForBufferRow(newRange.start.row)
+      autoDecreaseRowIndent(context, newRange.start.row)
     }
     if (options.autoscroll ?? this.isLastSelection()) this.autoscroll()
     return newRange
@@ -318,22 +294,22 @@ export const selectionEdits: SelectionEdits & ThisType<Selection> = {
   deleteSelectedText(options) {
     if (!writable(this, 'deleteSelectedText', options)) return
     const range = this.getBufferRange()
-    if (!range.isEmpty()) this.editor.buffer.delete(range)
+    if (!range.isEmpty()) this.context.buffer.delete(range)
     if (!this.cursor.destroyed) this.cursor.setBufferPosition(range.start)
   },
 
   deleteLine(options) {
     if (!writable(this, 'deleteLine', options)) return
-    const host = hostOf(this)
-    const buffer = this.editor.buffer
+    const context = this.context
+    const buffer = this.context.buffer
     const range = this.getBufferRange()
     if (range.isEmpty()) {
       // The buffer rows of this screen row and the next: all of a fold, one row of a wrap.
       const screenRow = this.cursor.getScreenRow()
-      const [first, next] = host.bufferRowsForScreenRows(screenRow, screenRow + 1) as [
-        number,
-        number,
-      ]
+      const [first, next] = context.displayLayer.bufferRowsForScreenRows(
+        screenRow,
+        screenRow + 2,
+      ) as [number, number]
       if (next > first) buffer.deleteRows(first, next - 1)
       else buffer.deleteRow(first)
     } else {
@@ -346,14 +322,14 @@ export const selectionEdits: SelectionEdits & ThisType<Selection> = {
 
   joinLines(options) {
     if (!writable(this, 'joinLines', options)) return
-    const host = hostOf(this)
-    const buffer = this.editor.buffer
+    const context = this.context
+    const buffer = this.context.buffer
     const selected = this.getBufferRange()
     let joined: DisplayMarker | null = null
     if (selected.isEmpty()) {
       if (selected.start.row === buffer.getLastRow()) return
     } else {
-      joined = host.markBufferRange(selected, { invalidate: 'never' })
+      joined = context.markers.markBufferRange(selected, { invalidate: 'never' })
     }
     const row = selected.start.row
     const joins = Math.max(1, selected.getRowCount() - 1)
@@ -387,9 +363,9 @@ export const selectionEdits: SelectionEdits & ThisType<Selection> = {
 
   outdentSelectedRows(options) {
     if (!writable(this, 'outdentSelectedRows', options)) return
-    const buffer = this.editor.buffer
+    const buffer = this.context.buffer
     const [start, end] = this.getBufferRowRange()
-    const leadingTab = new RegExp(`^( {1,${hostOf(this).getTabLength()}}|\t)`)
+    const leadingTab = new RegExp(`^( {1,${this.context.tabLength()}}|\t)`)
     for (let row = start; row <= end; row++) {
       const match = leadingTab.exec(buffer.lineForRow(row) ?? '')
       if (match !== null && match[0].length > 0) {
@@ -401,13 +377,13 @@ export const selectionEdits: SelectionEdits & ThisType<Selection> = {
   autoIndentSelectedRows(options) {
     if (!writable(this, 'autoIndentSelectedRows', options)) return
     const [start, end] = this.getBufferRowRange()
-    hostOf(this).autoIndentBufferRows(start, end)
+    autoIndentRows(this.context, start, end)
   },
 
   toggleLineComments(options) {
     if (!writable(this, 'toggleLineComments', options)) return
     const [start, end] = this.getBufferRowRange()
-    hostOf(this).toggleLineCommentsForBufferRows(start, end, this)
+    toggleRowComments(this.context, start, end, this)
   },
 
   cutToEndOfLine(maintainClipboard, options = {}) {
@@ -430,13 +406,14 @@ export const selectionEdits: SelectionEdits & ThisType<Selection> = {
 
   copy(maintainClipboard = false, fullLine = false) {
     if (this.isEmpty()) return
-    const host = hostOf(this)
+    const context = this.context
     const range = this.getBufferRange()
-    const text = host.getTextInRange(range)
-    const indentBasis = host.indentLevelForLine(
-      host.getTextInRange(new Range(new Point(range.start.row, 0), range.start)),
+    const text = context.buffer.getTextInRange(range)
+    const indentBasis = indentLevelOf(
+      context,
+      context.buffer.getTextInRange(new Range(new Point(range.start.row, 0), range.start)),
     )
-    const clipboard = host.getClipboard()
+    const clipboard = context.clipboard
     if (!maintainClipboard) {
       clipboard.write(text, { indentBasis, fullLine })
       return
@@ -457,7 +434,7 @@ export const selectionEdits: SelectionEdits & ThisType<Selection> = {
   fold() {
     const range = this.getBufferRange()
     if (range.isEmpty()) return
-    hostOf(this).foldBufferRange(range)
+    this.context.displayLayer.foldBufferRange(range)
     this.cursor.setBufferPosition(range.end)
   },
 
@@ -468,16 +445,16 @@ export const selectionEdits: SelectionEdits & ThisType<Selection> = {
       this.indentSelectedRows({ bypassReadOnly })
       return
     }
-    const host = hostOf(this)
+    const context = this.context
     const row = this.cursor.getBufferRow()
     this.cursor.skipLeadingWhitespace()
-    const desired = host.suggestedIndentForBufferRow(row) ?? 0
+    const desired = suggestedRowIndent(context, row) ?? 0
     let delta = desired - this.cursor.getIndentLevel()
     if (autoIndent && delta > 0) {
-      if (!host.getSoftTabs()) delta = Math.max(delta, 1)
-      this.insertText(host.buildIndentString(delta), { bypassReadOnly })
+      if (!context.softTabs()) delta = Math.max(delta, 1)
+      this.insertText(indentString(context, delta), { bypassReadOnly })
     } else {
-      this.insertText(host.buildIndentString(1, this.cursor.getBufferColumn()), {
+      this.insertText(indentString(context, 1, this.cursor.getBufferColumn()), {
         bypassReadOnly,
       })
     }
@@ -485,11 +462,11 @@ export const selectionEdits: SelectionEdits & ThisType<Selection> = {
 
   indentSelectedRows(options) {
     if (!writable(this, 'indentSelectedRows', options)) return
-    const host = hostOf(this)
-    const buffer = this.editor.buffer
+    const context = this.context
+    const buffer = this.context.buffer
     const [start, end] = this.getBufferRowRange()
     for (let row = start; row <= end; row++) {
-      if (buffer.lineLengthForRow(row) !== 0) buffer.insert([row, 0], host.getTabText())
+      if (buffer.lineLengthForRow(row) !== 0) buffer.insert([row, 0], indentString(context, 1))
     }
   },
 

@@ -1,4 +1,3 @@
-import type { TextBuffer } from '@tandem/buffer'
 import type { TranslateOptions } from '@tandem/display'
 import {
   type Disposable,
@@ -8,9 +7,10 @@ import {
   Range,
   type RangeLike,
 } from '@tandem/text'
-import type { Cursor, WordOptions } from './cursor.js'
+import type { Cursor, CursorPositionChangeEvent, WordOptions } from './cursor.js'
 import type { DisplayMarker, DisplayMarkerChangeEvent } from './display-marker.js'
-import { type EditHost, type SelectionEdits, selectionEdits } from './selection-edits.js'
+import type { EditorContext } from './editor-context.js'
+import { type SelectionEdits, selectionEdits } from './selection-edits.js'
 
 /** Payload of `Selection.onDidChangeRange`. */
 export interface SelectionRangeChangeEvent {
@@ -38,23 +38,25 @@ export interface SetRangeOptions {
   goalScreenRange?: Range
 }
 
-/** What a selection needs of its editor. */
-export interface SelectionHost extends EditHost {
-  readonly buffer: TextBuffer
+/**
+ * What a selection needs of the set holding it: the other selections, and where to report its
+ * changes.
+ */
+export interface SelectionOwner {
+  /** The most recently added selection. */
   getLastSelection(): Selection
+  /** Whether the editor is gone (a destroyed editor reports nothing more). */
   isDestroyed(): boolean
-  destroyFoldsContainingBufferPositions(
-    positions: readonly PointLike[],
-    excludeEndpoints: boolean,
-  ): void
-  bufferRangeForScreenRange(range: RangeLike): Range
-  scrollToScreenRange(range: Range, options?: { clip?: boolean; reversed?: boolean }): void
   /** Called after the head moved on screen. */
-  cursorMoved(event: import('./cursor.js').CursorPositionChangeEvent): void
+  cursorMoved(event: CursorPositionChangeEvent): void
   /** Called after the range changed. */
   selectionRangeChanged(event: SelectionRangeChangeEvent): void
   /** Called when the selection's marker is destroyed, before its destroy events. */
   removeSelection(selection: Selection): void
+  /** Adds a selection for a screen range; returns it (or the one it merged into). */
+  addSelectionForScreenRange(range: RangeLike): Selection
+  /** Whether a selection contains a screen range. */
+  screenRangeIsSelected(range: Range): boolean
 }
 
 interface Events {
@@ -86,7 +88,8 @@ export class Selection {
    * @internal
    */
   constructor(
-    /** @internal */ readonly editor: SelectionHost,
+    /** @internal */ readonly context: EditorContext,
+    /** @internal */ readonly owner: SelectionOwner,
     /** The marker holding the range. */
     readonly marker: DisplayMarker,
     /** The cursor at its head. */
@@ -113,7 +116,7 @@ export class Selection {
 
   /** Whether this is the most recently added selection. */
   isLastSelection(): boolean {
-    return this === this.editor.getLastSelection()
+    return this === this.owner.getLastSelection()
   }
 
   // Event subscription
@@ -137,7 +140,15 @@ export class Selection {
 
   /** Selects a screen range (translated to the buffer first). */
   setScreenRange(range: RangeLike, options: SetRangeOptions = {}): void {
-    this.setBufferRange(this.editor.bufferRangeForScreenRange(range), options)
+    const { start, end } = Range.fromObject(range)
+    const { displayLayer } = this.context
+    this.setBufferRange(
+      new Range(
+        displayLayer.translateScreenPosition(start),
+        displayLayer.translateScreenPosition(end),
+      ),
+      options,
+    )
   }
 
   /** The range in the buffer. */
@@ -155,7 +166,10 @@ export class Selection {
       options.reversed = this.isReversed()
     }
     if (!options.preserveFolds) {
-      this.editor.destroyFoldsContainingBufferPositions([bufferRange.start, bufferRange.end], true)
+      this.context.displayLayer.destroyFoldsContainingBufferPositions(
+        [bufferRange.start, bufferRange.end],
+        true,
+      )
     }
     this.modifySelection(() => {
       this.marker.setBufferRange(bufferRange, options)
@@ -211,7 +225,7 @@ export class Selection {
 
   /** The selected text. */
   getText(): string {
-    return this.editor.buffer.getTextInRange(this.getBufferRange())
+    return this.context.buffer.getTextInRange(this.getBufferRange())
   }
 
   /** Whether the selection meets `range` (touching counts). */
@@ -303,7 +317,7 @@ export class Selection {
 
   /** Selects the whole buffer. */
   selectAll(): void {
-    this.setBufferRange(this.editor.buffer.getRange(), { autoscroll: false })
+    this.setBufferRange(this.context.buffer.getRange(), { autoscroll: false })
   }
 
   /** Extends the selection to the start of the buffer row. */
@@ -389,7 +403,7 @@ export class Selection {
 
   /** Selects whole buffer rows: `row`, or every row the selection touches; with line endings. */
   selectLine(row?: number | null, options: SetRangeOptions = {}): void {
-    const buffer = this.editor.buffer
+    const buffer = this.context.buffer
     if (row !== undefined && row !== null) {
       this.setBufferRange(buffer.rangeForRow(row, true), options)
     } else {
@@ -418,7 +432,7 @@ export class Selection {
   fold(): void {
     const range = this.getBufferRange()
     if (range.isEmpty()) return
-    this.editor.foldBufferRange(range)
+    this.context.displayLayer.foldBufferRange(range)
     this.cursor.setBufferPosition(range.end)
   }
 
@@ -466,7 +480,7 @@ export class Selection {
   /** Asks the view to scroll the selection into sight. */
   autoscroll(options: { center?: boolean } = {}): void {
     if (this.marker.hasTail()) {
-      this.editor.scrollToScreenRange(this.getScreenRange(), {
+      this.context.scrollToScreenRange(this.getScreenRange(), {
         reversed: this.isReversed(),
         ...options,
       })
@@ -500,7 +514,7 @@ export class Selection {
         cursor: this.cursor,
       }
       this.cursor.emitter?.emit('did-change-position', moved)
-      this.editor.cursorMoved(moved)
+      this.owner.cursorMoved(moved)
     }
     const changed: SelectionRangeChangeEvent = {
       oldBufferRange: new Range(oldHeadBufferPosition, oldTailBufferPosition),
@@ -510,15 +524,15 @@ export class Selection {
       selection: this,
     }
     this.emitter?.emit('did-change-range', changed)
-    this.editor.selectionRangeChanged(changed)
+    this.owner.selectionRangeChanged(changed)
   }
 
   /** Forgets the selection once its marker is destroyed (package internal). */
   markerDidDestroy(): void {
-    if (this.editor.isDestroyed()) return
+    if (this.owner.isDestroyed()) return
     this.destroyed = true
     this.cursor.destroyed = true
-    this.editor.removeSelection(this)
+    this.owner.removeSelection(this)
     this.cursor.emitter?.emit('did-destroy')
     this.emitter?.emit('did-destroy')
     this.cursor.emitter?.dispose()

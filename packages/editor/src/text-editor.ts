@@ -17,16 +17,18 @@ import {
 } from '@tandem/text'
 import type * as Y from 'yjs'
 import { Clipboard } from './clipboard.js'
-import { Cursor, type CursorPositionChangeEvent } from './cursor.js'
+import type { Cursor, CursorPositionChangeEvent } from './cursor.js'
 import { type Decoration, type DecorationProperties, DecorationSet } from './decorations.js'
 import { type DisplayMarker, DisplayMarkerLayer } from './display-marker.js'
+import type { EditorContext } from './editor-context.js'
 import { type EditorEdits, editorEdits, type WillInsertTextEvent } from './editor-edits.js'
 import { type FoldCommands, foldCommands } from './fold-commands.js'
 import { IndentationDetection } from './indentation-detection.js'
 import { type LineCommands, lineCommands } from './line-commands.js'
 import { type MultiCursorCommands, multiCursorCommands } from './multi-cursor-commands.js'
 import { paragraphRangeAtRow } from './paragraphs.js'
-import { Selection, type SelectionRangeChangeEvent, type SetRangeOptions } from './selection.js'
+import type { Selection, SelectionRangeChangeEvent, SetRangeOptions } from './selection.js'
+import { SelectionSet } from './selection-set.js'
 import { DEFAULT_NON_WORD_CHARACTERS } from './words.js'
 
 /**
@@ -181,8 +183,10 @@ export class TextEditor {
   readonly selectionsMarkerLayer: DisplayMarkerLayer
   /** Markers made with `markBufferRange` and friends. */
   readonly defaultMarkerLayer: DisplayMarkerLayer
-  private readonly cursors: Cursor[] = []
-  private readonly selections: Selection[] = []
+  /** The selections and their cursors: order, merging, adding and removing. */
+  readonly selectionSet: SelectionSet
+  /** @internal What cursors, selections and commands work with. */
+  readonly context: EditorContext
   /** @internal */ readonly emitter = new Emitter<Events>()
   private readonly subscriptions = new CompositeDisposable()
   private readonly decorations = new DecorationSet()
@@ -201,9 +205,6 @@ export class TextEditor {
   private readonly autoIndentOnPaste: boolean
   private readonly undoGroupingInterval: number
   private readonly nonWordCharacters: string
-  private suppressSelectionMerging = false
-  /** False while no two selections can overlap (just after a full merge, with no change since). */
-  private selectionsMayOverlap = false
   private alive = true
 
   constructor(options: TextEditorOptions = {}) {
@@ -244,22 +245,10 @@ export class TextEditor {
       this.displayLayer,
       this.buffer.addMarkerLayer(),
     )
-    this.selectionsMarkerLayer = new DisplayMarkerLayer(
-      this.displayLayer,
-      this.buffer.addMarkerLayer({ maintainHistory: true }),
-    )
+    this.context = this.makeContext()
+    this.selectionSet = new SelectionSet(this.context)
+    this.selectionsMarkerLayer = this.selectionSet.layer
     this.decorations.decorate(this.selectionsMarkerLayer, { type: 'cursor' })
-    this.subscriptions.add(
-      this.displayLayer.onDidChange(() => this.mergeIntersectingSelections()),
-      this.displayLayer.onDidReset(() => this.mergeIntersectingSelections()),
-      this.selectionsMarkerLayer.onDidCreateMarker((marker) => this.addSelection(marker)),
-      this.selectionsMarkerLayer.onDidChangeMarker(({ marker, change }) => {
-        selectionOf(marker)?.markerDidChange(change)
-      }),
-      this.selectionsMarkerLayer.onDidDestroyMarker((marker) => {
-        selectionOf(marker)?.markerDidDestroy()
-      }),
-    )
     this.addCursorAtBufferPosition([0, 0])
   }
 
@@ -749,14 +738,12 @@ export class TextEditor {
 
   /** The cursors, in the order they were added. */
   getCursors(): Cursor[] {
-    this.createLastSelectionIfNeeded()
-    return this.cursors.slice()
+    return this.selectionSet.getCursors()
   }
 
   /** The most recently added cursor. */
   getLastCursor(): Cursor {
-    this.createLastSelectionIfNeeded()
-    return this.cursors[this.cursors.length - 1]!
+    return this.selectionSet.getLastCursor()
   }
 
   /** The cursors ordered by buffer position. */
@@ -804,10 +791,7 @@ export class TextEditor {
 
   /** Adds a cursor at a buffer position; returns it (or the one it merged into). */
   addCursorAtBufferPosition(position: PointLike, options?: { autoscroll?: boolean }): Cursor {
-    this.selectionsMarkerLayer.markBufferPosition(position, { invalidate: 'never' })
-    const cursor = this.getLastSelection().cursor
-    if (options?.autoscroll !== false) cursor.autoscroll()
-    return cursor
+    return this.selectionSet.addCursorAtBufferPosition(position, options)
   }
 
   /** Adds a cursor at a screen position; returns it (or the one it merged into). */
@@ -815,29 +799,17 @@ export class TextEditor {
     position: PointLike,
     options?: TranslateOptions & { autoscroll?: boolean },
   ): Cursor {
-    this.selectionsMarkerLayer.markScreenPosition(position, { invalidate: 'never', ...options })
-    const cursor = this.getLastSelection().cursor
-    if (options?.autoscroll !== false) cursor.autoscroll()
-    return cursor
+    return this.selectionSet.addCursorAtScreenPosition(position, options)
   }
 
   /** Runs `move` on every cursor, then merges cursors that met. */
   moveCursors(move: (cursor: Cursor) => void): void {
-    this.buffer.holdingUpdates(() => {
-      for (const cursor of this.getCursors()) move(cursor)
-      this.mergeCursors()
-    })
+    this.selectionSet.moveCursors(move)
   }
 
   /** Destroys cursors at the same buffer position as an earlier one. */
   mergeCursors(): void {
-    // A buffer position is one character offset: compare those rather than points.
-    const seen = new Set<number>()
-    for (const cursor of this.getCursors()) {
-      const head = cursor.marker.bufferMarker.headOffset
-      if (seen.has(head)) cursor.destroy()
-      else seen.add(head)
-    }
+    this.selectionSet.mergeCursors()
   }
 
   /** Selects the whole rows of every selection. */
@@ -862,14 +834,12 @@ export class TextEditor {
 
   /** The selections, in the order they were added. */
   getSelections(): Selection[] {
-    this.createLastSelectionIfNeeded()
-    return this.selections.slice()
+    return this.selectionSet.getSelections()
   }
 
   /** The most recently added selection. */
   getLastSelection(): Selection {
-    this.createLastSelectionIfNeeded()
-    return this.selections[this.selections.length - 1]!
+    return this.selectionSet.getLastSelection()
   }
 
   /** The selections ordered by buffer range. */
@@ -909,7 +879,7 @@ export class TextEditor {
 
   /** Selects buffer ranges: the first selections take them, extra ones go, new ones are added. */
   setSelectedBufferRanges(ranges: readonly RangeLike[], options: SetRangeOptions = {}): void {
-    this.setSelectedRanges(
+    this.selectionSet.setRanges(
       ranges,
       options,
       (selection, range) => selection.setBufferRange(range, options),
@@ -924,7 +894,7 @@ export class TextEditor {
 
   /** Selects screen ranges, as `setSelectedBufferRanges`. */
   setSelectedScreenRanges(ranges: readonly RangeLike[], options: SetRangeOptions = {}): void {
-    this.setSelectedRanges(
+    this.selectionSet.setRanges(
       ranges,
       options,
       (selection, range) => selection.setScreenRange(range, options),
@@ -934,25 +904,12 @@ export class TextEditor {
 
   /** Adds a selection for a buffer range; returns it (or the one it merged into). */
   addSelectionForBufferRange(range: RangeLike, options: SetRangeOptions = {}): Selection {
-    const bufferRange = Range.fromObject(range)
-    if (!options.preserveFolds) {
-      this.displayLayer.destroyFoldsContainingBufferPositions(
-        [bufferRange.start, bufferRange.end],
-        true,
-      )
-    }
-    this.selectionsMarkerLayer.markBufferRange(bufferRange, {
-      invalidate: 'never',
-      reversed: options.reversed ?? false,
-    })
-    const selection = this.getLastSelection()
-    if (options.autoscroll !== false) selection.autoscroll()
-    return selection
+    return this.selectionSet.addForBufferRange(range, options)
   }
 
   /** Adds a selection for a screen range. */
   addSelectionForScreenRange(range: RangeLike, options: SetRangeOptions = {}): Selection {
-    return this.addSelectionForBufferRange(this.bufferRangeForScreenRange(range), options)
+    return this.selectionSet.addForScreenRange(range, options)
   }
 
   /** Extends the last selection to a buffer position, then merges. */
@@ -987,11 +944,7 @@ export class TextEditor {
 
   /** Keeps only the first selection; true when there were several. */
   consolidateSelections(): boolean {
-    const selections = this.getSelections()
-    if (selections.length <= 1) return false
-    for (const selection of selections.slice(1)) selection.destroy()
-    selections[0]!.autoscroll({ center: true })
-    return true
+    return this.selectionSet.consolidate()
   }
 
   /** Whether any selection meets a buffer range. */
@@ -1001,16 +954,19 @@ export class TextEditor {
 
   /** Runs `fn` on every selection, then merges those that met. */
   expandSelectionsForward(fn: (selection: Selection) => void): void {
-    this.mergeIntersectingSelections(() => {
+    this.selectionSet.change(() => {
       for (const selection of this.getSelections()) fn(selection)
     })
   }
 
   /** Runs `fn` on every selection, then merges those that met into reversed selections. */
   expandSelectionsBackward(fn: (selection: Selection) => void): void {
-    this.mergeIntersectingSelections({ reversed: true }, () => {
-      for (const selection of this.getSelections()) fn(selection)
-    })
+    this.selectionSet.change(
+      () => {
+        for (const selection of this.getSelections()) fn(selection)
+      },
+      { reversed: true },
+    )
   }
 
   /**
@@ -1025,23 +981,17 @@ export class TextEditor {
   ): T | undefined {
     const options = typeof first === 'function' || first === undefined ? {} : first
     const fn = typeof first === 'function' ? first : second
-    return this.mergeSelections(options, fn, (previous, current) => {
-      const exclusive = !current.isEmpty() && !previous.isEmpty()
-      return previous.intersectsWith(current, exclusive)
-    })
+    return this.selectionSet.change(fn, options)
   }
 
   /** Merges selections whose screen rows meet (Atom does this before deleting lines). */
   mergeSelectionsOnSameRows(): void {
-    this.mergeSelections({}, undefined, (previous, current) => {
-      const { start, end } = current.getScreenRange()
-      return previous.intersectsScreenRowRange(start.row, end.row)
-    })
+    this.selectionSet.change(undefined, { merge: 'same-rows' })
   }
 
   /** Runs `fn` without merging selections during or after it; returns its result. */
   avoidMergingSelections<T>(fn: () => T): T | undefined {
-    return this.mergeSelections({}, fn, () => false)
+    return this.selectionSet.change(fn, { merge: 'none' })
   }
 
   // Events
@@ -1054,12 +1004,12 @@ export class TextEditor {
 
   /** Calls `callback` with each added cursor. */
   onDidAddCursor(callback: (cursor: Cursor) => void): Disposable {
-    return this.emitter.on('did-add-cursor', callback)
+    return this.selectionSet.onDidAddCursor(callback)
   }
 
   /** Calls `callback` with each removed cursor. */
   onDidRemoveCursor(callback: (cursor: Cursor) => void): Disposable {
-    return this.emitter.on('did-remove-cursor', callback)
+    return this.selectionSet.onDidRemoveCursor(callback)
   }
 
   /** Calls `callback` with each selection now and each one added later. */
@@ -1070,22 +1020,22 @@ export class TextEditor {
 
   /** Calls `callback` with each added selection. */
   onDidAddSelection(callback: (selection: Selection) => void): Disposable {
-    return this.emitter.on('did-add-selection', callback)
+    return this.selectionSet.onDidAddSelection(callback)
   }
 
   /** Calls `callback` with each removed selection. */
   onDidRemoveSelection(callback: (selection: Selection) => void): Disposable {
-    return this.emitter.on('did-remove-selection', callback)
+    return this.selectionSet.onDidRemoveSelection(callback)
   }
 
   /** Calls `callback` when any cursor moves. */
   onDidChangeCursorPosition(callback: (event: CursorPositionChangeEvent) => void): Disposable {
-    return this.emitter.on('did-change-cursor-position', callback)
+    return this.selectionSet.onDidChangeCursorPosition(callback)
   }
 
   /** Calls `callback` when any selection's range changes. */
   onDidChangeSelectionRange(callback: (event: SelectionRangeChangeEvent) => void): Disposable {
-    return this.emitter.on('did-change-selection-range', callback)
+    return this.selectionSet.onDidChangeSelectionRange(callback)
   }
 
   /** Calls `callback` when soft wrap is turned on or off. */
@@ -1133,8 +1083,7 @@ export class TextEditor {
     this.subscriptions.dispose()
     this.indentation.dispose()
     this.decorations.destroy()
-    for (const selection of this.selections.slice()) selection.destroy()
-    this.selectionsMarkerLayer.destroy()
+    this.selectionSet.destroy()
     this.defaultMarkerLayer.destroy()
     this.displayLayer.destroy()
     this.languageMode.destroy()
@@ -1142,121 +1091,32 @@ export class TextEditor {
     this.emitter.dispose()
   }
 
-  // Called by cursors and selections (package internal)
-
-  /** @internal Relays a cursor move to editor listeners. */
-  cursorMoved(event: CursorPositionChangeEvent): void {
-    this.emitter.emit('did-change-cursor-position', event)
-  }
-
-  /** @internal Relays a selection change to editor listeners. */
-  selectionRangeChanged(event: SelectionRangeChangeEvent): void {
-    this.selectionsMayOverlap = true
-    this.emitter.emit('did-change-selection-range', event)
-  }
-
-  /** @internal Forgets a destroyed selection and its cursor. */
-  removeSelection(selection: Selection): void {
-    removeItem(this.cursors, selection.cursor)
-    removeItem(this.selections, selection)
-    selection.marker.owner = null
-    this.emitter.emit('did-remove-cursor', selection.cursor)
-    this.emitter.emit('did-remove-selection', selection)
-  }
-
-  /**
-   * @internal Whether `operation` may change the text: not when the editor is read-only and
-   * `bypassReadOnly` is not set, in which case the attempt is reported.
-   */
-  ensureWritable(operation: string, options: { bypassReadOnly?: boolean } = {}): boolean {
-    if (options.bypassReadOnly === true || !this.readOnly) return true
-    this.didAttemptReadOnlyEdit(operation)
-    return false
-  }
-
-  /** Tells `onDidAttemptReadOnlyEdit` listeners about a refused edit (package internal). */
-  didAttemptReadOnlyEdit(operation: string): void {
-    this.emitter.emit('did-attempt-read-only-edit', { operation })
-  }
-
   // Internals
 
-  private setSelectedRanges(
-    ranges: readonly RangeLike[],
-    options: SetRangeOptions,
-    set: (selection: Selection, range: Range) => void,
-    add: (range: Range) => void,
-  ): void {
-    if (!Array.isArray(ranges) || ranges.length === 0) {
-      throw new Error('Passed an empty array to setSelectedBufferRanges')
-    }
-    const selections = this.getSelections()
-    for (const selection of selections.slice(ranges.length)) selection.destroy()
-    this.mergeIntersectingSelections(options, () => {
-      ranges.forEach((range, i) => {
-        const selection = selections[i]
-        if (selection !== undefined) set(selection, Range.fromObject(range))
-        else add(Range.fromObject(range))
-      })
-    })
+  /** @internal Whether `operation` may change the text; reports a refused attempt. */
+  ensureWritable(operation: string, options: { bypassReadOnly?: boolean } = {}): boolean {
+    return this.context.mayEdit(operation, options)
   }
 
-  private mergeSelections<T>(
-    options: SetRangeOptions,
-    fn: (() => T) | undefined,
-    shouldMerge: (previous: Selection, current: Selection) => boolean,
-  ): T | undefined {
-    if (this.suppressSelectionMerging) return fn?.()
-    this.suppressSelectionMerging = true
-    let result: T | undefined
-    try {
-      result = fn?.()
-    } finally {
-      this.suppressSelectionMerging = false
-    }
-    const [first, ...rest] = this.getSelectionsOrderedByBufferPosition()
-    let previous = first!
-    for (const selection of rest) {
-      if (shouldMerge(previous, selection)) previous.merge(selection, options)
-      else previous = selection
-    }
-    this.selectionsMayOverlap = false
-    return result
-  }
-
-  private addSelection(marker: DisplayMarker): void {
-    const cursor = new Cursor(this, marker)
-    this.cursors.push(cursor)
-    const selection = new Selection(this, marker, cursor)
-    this.selections.push(selection)
-    // When nothing moved since the last full merge, only the new selection can meet another:
-    // look for that one in the marker index instead of sorting every selection.
-    if (this.selectionsMayOverlap || this.meetsAnotherSelection(selection)) {
-      this.mergeIntersectingSelections()
-    }
-    if (!selection.destroyed) {
-      this.emitter.emit('did-add-cursor', cursor)
-      this.emitter.emit('did-add-selection', selection)
-    }
-  }
-
-  private meetsAnotherSelection(selection: Selection): boolean {
-    const layer = this.selectionsMarkerLayer
-    const markers = layer.bufferLayer.markersIntersectingMarker(selection.marker.bufferMarker)
-    for (let i = 0; i < markers.length; i++) {
-      const other = selectionOf(layer.markerFor(markers[i]!))
-      if (other == null || other === selection) continue
-      if (other.intersectsWith(selection, !other.isEmpty() && !selection.isEmpty())) return true
-    }
-    return false
-  }
-
-  private createLastSelectionIfNeeded(): void {
-    if (this.selections.length === 0 && this.alive) {
-      this.addSelectionForBufferRange(new Range(Point.ZERO, Point.ZERO), {
-        autoscroll: false,
-        preserveFolds: true,
-      })
+  private makeContext(): EditorContext {
+    return {
+      buffer: this.buffer,
+      displayLayer: this.displayLayer,
+      markers: this.defaultMarkerLayer,
+      clipboard: this.clipboard,
+      languageMode: () => this.languageMode,
+      softTabs: () => this.softTabs,
+      tabLength: () => this.getTabLength(),
+      nonWordCharacters: (position) => this.getNonWordCharacters(position),
+      autoIndent: () => this.autoIndent,
+      autoIndentOnPaste: () => this.autoIndentOnPaste,
+      undoGroupingInterval: () => this.undoGroupingInterval,
+      scrollToScreenRange: (range, options) => this.scrollToScreenRange(range, options),
+      mayEdit: (operation, options) => {
+        if (options?.bypassReadOnly === true || !this.readOnly) return true
+        this.emitter.emit('did-attempt-read-only-edit', { operation })
+        return false
+      },
     }
   }
 }
@@ -1266,12 +1126,3 @@ export class TextEditor {
 // line-commands.ts, the fold commands in fold-commands.ts.
 export interface TextEditor extends MultiCursorCommands, EditorEdits, LineCommands, FoldCommands {}
 Object.assign(TextEditor.prototype, multiCursorCommands, editorEdits, lineCommands, foldCommands)
-
-/** The selection a marker of the selections layer stands for. */
-const selectionOf = (marker: DisplayMarker): Selection | null =>
-  marker.owner instanceof Selection ? marker.owner : null
-
-const removeItem = <T>(items: T[], item: T): void => {
-  const index = items.indexOf(item)
-  if (index !== -1) items.splice(index, 1)
-}
