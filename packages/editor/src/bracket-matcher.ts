@@ -14,7 +14,8 @@ import {
   isQuote,
 } from './bracket-pairs.js'
 import type { DisplayMarker, DisplayMarkerLayer } from './display-marker.js'
-import type { WillInsertTextEvent } from './editor-edits.js'
+import { contextOf } from './editor-context.js'
+import type { WillInsertTextEvent } from './editor-options.js'
 import {
   type BracketMatch,
   type BracketText,
@@ -284,7 +285,7 @@ export class BracketMatcher {
    * remove-matching-brackets (ctrl-alt-backspace; ctrl-backspace on macOS).
    */
   removeBrackets(): void {
-    if (!this.editor.ensureWritable('removeBrackets')) return
+    if (!contextOf(this.editor).mayEdit('removeBrackets')) return
     const text = editorBracketText(this.editor)
     const buffer = this.editor.getBuffer()
     const deletions: Range[] = []
@@ -338,7 +339,7 @@ export class BracketMatcher {
    * removed (a view lets the key do something else when not). Atom's ctrl-].
    */
   removeBracketsFromSelection(): boolean {
-    if (!this.editor.ensureWritable('removeBracketsFromSelection')) return false
+    if (!contextOf(this.editor).mayEdit('removeBracketsFromSelection')) return false
     let removed = false
     this.editor.mutateSelectedText((selection) => {
       const selected = selection.getText()

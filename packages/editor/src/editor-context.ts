@@ -61,3 +61,17 @@ export interface EditorContext {
    */
   mayEdit(operation: string, options?: ReadOnlyBypass): boolean
 }
+
+const contexts = new WeakMap<object, EditorContext>()
+
+/** Records `editor`'s context, for the package's helpers that work on an editor. */
+export const registerContext = (editor: object, context: EditorContext): void => {
+  contexts.set(editor, context)
+}
+
+/** The context of an editor made by this package (package internal: not exported). */
+export const contextOf = (editor: object): EditorContext => {
+  const context = contexts.get(editor)
+  if (context === undefined) throw new TypeError('not an editor of this package')
+  return context
+}

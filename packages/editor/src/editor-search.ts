@@ -11,6 +11,7 @@
 import type { BufferChangeEvent, Marker } from '@tandem/buffer'
 import { CompositeDisposable, type Disposable, Emitter, Range } from '@tandem/text'
 import type { DisplayMarker, DisplayMarkerLayer } from './display-marker.js'
+import { contextOf } from './editor-context.js'
 import {
   assertSearchQuery,
   type CompiledQuery,
@@ -269,7 +270,7 @@ export class EditorSearch {
       target = this.firstMatchFrom(from) ?? this.firstMatchFrom(0)
       if (target === undefined) return undefined
     }
-    if (!this.editor.ensureWritable('replaceNext', options)) return undefined
+    if (!contextOf(this.editor).mayEdit('replaceNext', options)) return undefined
     const range = target.getRange()
     const text = this.replacementFor(range, replacement)
     // The rows the edit touched are searched again as it ends (see `bufferDidChange`).
@@ -293,7 +294,7 @@ export class EditorSearch {
     this.finishScan()
     const sorted = this.sortedMatches()
     if (sorted.length === 0) return 0
-    if (!this.editor.ensureWritable('replaceAll', options)) return 0
+    if (!contextOf(this.editor).mayEdit('replaceAll', options)) return 0
     const buffer = this.editor.getBuffer()
     const edits = sorted.map((marker) => {
       const range = marker.getRange()

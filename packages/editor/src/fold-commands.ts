@@ -1,7 +1,8 @@
-import type { DisplayLayer } from '@tandem/display'
-import type { LanguageMode } from '@tandem/language'
 import { Point, Range } from '@tandem/text'
-import type { Selection } from './selection.js'
+import { EditorLineCommands } from './line-commands.js'
+
+/** The end of buffer row `row`, as Atom names it: the column past any line's length. */
+const endOfRow = (row: number): Point => new Point(row, Number.POSITIVE_INFINITY)
 
 /**
  * Atom's fold commands: folding and unfolding by what the language finds foldable (indentation
@@ -9,88 +10,33 @@ import type { Selection } from './selection.js'
  * cursor, everywhere, or at one nesting level. Folds change what is on screen, never the
  * text, so they work in read-only editors too.
  */
-export interface FoldCommands {
+export class EditorFoldCommands extends EditorLineCommands {
   /**
    * Folds at the last cursor's row: the fold starting on that row, else the nearest fold
    * around it. Returns the new fold's id, or undefined when there is nothing to fold.
    *
    * @example editor.setCursorBufferPosition([0, 0]); editor.foldCurrentRow()
    */
-  foldCurrentRow(): number | undefined
-
-  /** Unfolds the folds containing the end of the last cursor's row; returns their ranges. */
-  unfoldCurrentRow(): Range[]
-
-  /**
-   * Folds buffer row `row`: the fold starting there, else the nearest fold around it. When
-   * that fold is already folded, folds the next fold out instead, and so on outwards.
-   */
-  foldBufferRow(row: number): void
-
-  /** Unfolds the folds containing the end of buffer row `row`; returns their ranges. */
-  unfoldBufferRow(row: number): Range[]
-
-  /** Folds each non-empty selection's range, leaving a caret at its end. */
-  foldSelectedLines(): void
-
-  /** Replaces every fold with the folds the language finds. */
-  foldAll(): void
-
-  /**
-   * Replaces every fold with the language's folds at `level` (from 0): for plain text the
-   * folds starting on rows indented `level` levels, for tree-sitter languages the folds
-   * nested inside `level` others.
-   */
-  foldAllAtIndentLevel(level: number): void
-
-  /** Whether a fold can start on buffer row `row`. */
-  isFoldableAtBufferRow(row: number): boolean
-
-  /** Whether a fold can start on the buffer row shown at screen row `row`. */
-  isFoldableAtScreenRow(row: number): boolean
-
-  /**
-   * Unfolds buffer row `row` when a fold touches it (returning the ranges unfolded), else
-   * folds it as `foldBufferRow`.
-   */
-  toggleFoldAtBufferRow(row: number): Range[] | undefined
-
-  /** Whether a fold touches the last cursor's buffer row. */
-  isFoldedAtCursorRow(): boolean
-}
-
-/** What the fold commands need of the editor. */
-interface FoldHost {
-  readonly displayLayer: DisplayLayer
-  getLanguageMode(): LanguageMode
-  getTabLength(): number
-  getCursorBufferPosition(): Point
-  getSelections(): Selection[]
-  onDidRemoveSelection(callback: (selection: Selection) => void): { dispose(): void }
-  bufferRowForScreenRow(row: number): number
-  isFoldedAtBufferRow(row: number): boolean
-}
-
-/** The end of buffer row `row`, as Atom names it: the column past any line's length. */
-const endOfRow = (row: number): Point => new Point(row, Number.POSITIVE_INFINITY)
-
-/** The implementations, installed on `TextEditor.prototype`. */
-export const foldCommands: FoldCommands & ThisType<FoldHost & FoldCommands> = {
-  foldCurrentRow() {
+  foldCurrentRow(): number | undefined {
     const { row } = this.getCursorBufferPosition()
     const range = this.getLanguageMode().getFoldableRangeContainingPoint?.(
       endOfRow(row),
       this.getTabLength(),
     )
     return range ? this.displayLayer.foldBufferRange(range) : undefined
-  },
+  }
 
-  unfoldCurrentRow() {
+  /** Unfolds the folds containing the end of the last cursor's row; returns their ranges. */
+  unfoldCurrentRow(): Range[] {
     const { row } = this.getCursorBufferPosition()
     return this.displayLayer.destroyFoldsContainingBufferPositions([endOfRow(row)], false)
-  },
+  }
 
-  foldBufferRow(row: number) {
+  /**
+   * Folds buffer row `row`: the fold starting there, else the nearest fold around it. When
+   * that fold is already folded, folds the next fold out instead, and so on outwards.
+   */
+  foldBufferRow(row: number): void {
     const mode = this.getLanguageMode()
     let position = endOfRow(row)
     // A fold that is already folded passes the command on to the fold around it.
@@ -108,13 +54,15 @@ export const foldCommands: FoldCommands & ThisType<FoldHost & FoldCommands> = {
       if (folded === undefined || !folded.start.isLessThan(position)) return
       position = new Point(folded.start.row, 0)
     }
-  },
+  }
 
-  unfoldBufferRow(row: number) {
+  /** Unfolds the folds containing the end of buffer row `row`; returns their ranges. */
+  unfoldBufferRow(row: number): Range[] {
     return this.displayLayer.destroyFoldsContainingBufferPositions([endOfRow(row)])
-  },
+  }
 
-  foldSelectedLines() {
+  /** Folds each non-empty selection's range, leaving a caret at its end. */
+  foldSelectedLines(): void {
     // Atom walks its live list of selections, so a selection merged away while folding makes
     // it skip the one after; the same walk over a copy kept in step does the same.
     const selections = this.getSelections()
@@ -127,38 +75,51 @@ export const foldCommands: FoldCommands & ThisType<FoldHost & FoldCommands> = {
     } finally {
       removal.dispose()
     }
-  },
+  }
 
-  foldAll() {
+  /** Replaces every fold with the folds the language finds. */
+  foldAll(): void {
     const ranges = this.getLanguageMode().getFoldableRanges?.(this.getTabLength())
     this.displayLayer.destroyAllFolds()
     for (const range of ranges ?? []) this.displayLayer.foldBufferRange(range)
-  },
+  }
 
-  foldAllAtIndentLevel(level: number) {
+  /**
+   * Replaces every fold with the language's folds at `level` (from 0): for plain text the
+   * folds starting on rows indented `level` levels, for tree-sitter languages the folds
+   * nested inside `level` others.
+   */
+  foldAllAtIndentLevel(level: number): void {
     const ranges = this.getLanguageMode().getFoldableRangesAtIndentLevel?.(
       level,
       this.getTabLength(),
     )
     this.displayLayer.destroyAllFolds()
     for (const range of ranges ?? []) this.displayLayer.foldBufferRange(range)
-  },
+  }
 
-  isFoldableAtBufferRow(row: number) {
+  /** Whether a fold can start on buffer row `row`. */
+  isFoldableAtBufferRow(row: number): boolean {
     return this.getLanguageMode().isFoldableAtRow?.(row) ?? false
-  },
+  }
 
-  isFoldableAtScreenRow(row: number) {
+  /** Whether a fold can start on the buffer row shown at screen row `row`. */
+  isFoldableAtScreenRow(row: number): boolean {
     return this.isFoldableAtBufferRow(this.bufferRowForScreenRow(row))
-  },
+  }
 
-  toggleFoldAtBufferRow(row: number) {
+  /**
+   * Unfolds buffer row `row` when a fold touches it (returning the ranges unfolded), else
+   * folds it as `foldBufferRow`.
+   */
+  toggleFoldAtBufferRow(row: number): Range[] | undefined {
     if (this.isFoldedAtBufferRow(row)) return this.unfoldBufferRow(row)
     this.foldBufferRow(row)
     return undefined
-  },
+  }
 
-  isFoldedAtCursorRow() {
+  /** Whether a fold touches the last cursor's buffer row. */
+  isFoldedAtCursorRow(): boolean {
     return this.isFoldedAtBufferRow(this.getCursorBufferPosition().row)
-  },
+  }
 }

@@ -39,11 +39,14 @@ export {
   DisplayMarkerLayer,
   type FindDisplayMarkersParams,
 } from './display-marker.js'
+export type { RemoteCursor, RemoteUser } from './editor-base.js'
 export type {
+  AutoscrollRequest,
   EditorInsertTextOptions,
   PasteTextOptions,
+  TextEditorOptions,
   WillInsertTextEvent,
-} from './editor-edits.js'
+} from './editor-options.js'
 export {
   DEFAULT_MAX_MATCHES,
   EditorSearch,
@@ -55,14 +58,13 @@ export { MAX_ROWS_TO_SCAN } from './matching-brackets.js'
 export { OccurrenceSelector } from './occurrence-selector.js'
 export { type ReflowOptions, reflowText } from './reflow.js'
 export { MULTI_LINE_ROWS, type SearchQuery } from './search-query.js'
-export { Selection, type SelectionRangeChangeEvent, type SetRangeOptions } from './selection.js'
-export type { InsertTextOptions, WriteOptions } from './selection-edits.js'
-export { type SelectionChangeOptions, SelectionSet } from './selection-set.js'
+export { Selection } from './selection.js'
 export {
-  type AutoscrollRequest,
-  type RemoteCursor,
-  type RemoteUser,
-  TextEditor,
-  type TextEditorOptions,
-} from './text-editor.js'
+  SelectionBase,
+  type SelectionRangeChangeEvent,
+  type SetRangeOptions,
+} from './selection-base.js'
+export { type SelectionChangeOptions, SelectionSet } from './selection-set.js'
+export { TextEditor } from './text-editor.js'
 export { DEFAULT_NON_WORD_CHARACTERS, subwordRegExp, wordRegExp } from './words.js'
+export type { InsertTextOptions, WriteOptions } from './write-options.js'

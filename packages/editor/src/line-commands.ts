@@ -1,53 +1,8 @@
 import { Point, Range } from '@tandem/text'
+import { EditorEdits } from './editor-edits.js'
 import { reflowText } from './reflow.js'
-import type { WriteOptions } from './selection-edits.js'
-import type { TextEditor } from './text-editor.js'
 import { keepWholeCharacters, wholeCharacters, widthAt, widthBefore } from './whole-characters.js'
-
-/**
- * Atom's editor commands that move, copy or rewrite whole lines and selected text: moving
- * lines up and down (folds travel with them), moving selected text sideways, duplicating
- * lines, opening a line above or below, transposing, changing case and splitting selections
- * into lines. Each text change is one undo step and refuses on a read-only editor unless
- * `bypassReadOnly` is given.
- */
-export interface LineCommands {
-  /** Moves the lines of every selection up one screen row (past a fold above), folds included. */
-  moveLineUp(options?: WriteOptions): void
-  /** Moves the lines of every selection down one screen row (past a fold below), folds included. */
-  moveLineDown(options?: WriteOptions): void
-  /** Moves every selection's text one column left, unless a selection starts a line. */
-  moveSelectionLeft(options?: WriteOptions): void
-  /** Moves every selection's text one column right, unless a selection ends a line. */
-  moveSelectionRight(options?: WriteOptions): void
-  /** Copies the lines of every selection below themselves (with their folds); selections move to the copies. */
-  duplicateLines(options?: WriteOptions): void
-  /** Opens a new line below each cursor's line. */
-  insertNewlineBelow(options?: WriteOptions): void
-  /** Opens a new line above each cursor's line, keeping the line's indentation when auto-indenting. */
-  insertNewlineAbove(options?: WriteOptions): void
-  /** Swaps the characters around each empty cursor, or reverses each selection's text. */
-  transpose(options?: WriteOptions): void
-  /** Upper-cases each selection, or the word around each empty cursor. */
-  upperCase(options?: WriteOptions): void
-  /** Lower-cases each selection, or the word around each empty cursor. */
-  lowerCase(options?: WriteOptions): void
-  /**
-   * Replaces each selection's text by `fn(text)` and selects the result, in one undo step;
-   * with `selectWordIfEmpty`, an empty selection first selects its word.
-   */
-  replaceSelectedText(
-    options: ({ selectWordIfEmpty?: boolean } & WriteOptions) | undefined,
-    fn: (text: string) => string,
-  ): void
-  /** Splits every multi-line selection into one selection per line, covering the same text. */
-  splitSelectionsIntoLines(): void
-  /**
-   * Re-breaks the last selection's text, or the paragraph around the cursor, to the preferred
-   * line length, keeping comment and list prefixes (Atom's autoflow; see `reflowText`).
-   */
-  reflowSelection(options?: WriteOptions): void
-}
+import type { WriteOptions } from './write-options.js'
 
 /** A selection's range as Atom's commands handle it: rows and columns that can be widened in place. */
 interface Span {
@@ -74,7 +29,7 @@ const shifted = (span: Span, rows: number): Range =>
  * The whole buffer rows a run of spans covers, widened to the folds around them: a span that
  * ends at column 0 of a later row leaves that row out.
  */
-const foldedRowsOf = (editor: TextEditor, span: Span): Range => {
+const foldedRowsOf = (editor: EditorEdits, span: Span): Range => {
   const display = editor.displayLayer
   let endRow = span.endRow
   if (span.endRow > span.startRow && span.endColumn === 0) endRow--
@@ -85,14 +40,21 @@ const foldedRowsOf = (editor: TextEditor, span: Span): Range => {
 
 const EMPTY_AT_START = new Range(Point.ZERO, Point.ZERO)
 
-const refold = (editor: TextEditor, ranges: readonly Range[]): void => {
+const refold = (editor: EditorEdits, ranges: readonly Range[]): void => {
   for (const range of ranges) editor.displayLayer.foldBufferRange(range)
 }
 
-/** The commands, mixed onto `TextEditor.prototype`. */
-export const lineCommands: LineCommands & ThisType<TextEditor> = {
-  moveLineUp(options = {}) {
-    if (!this.ensureWritable('moveLineUp', options)) return
+/**
+ * Atom's editor commands that move, copy or rewrite whole lines and selected text: moving
+ * lines up and down (folds travel with them), moving selected text sideways, duplicating
+ * lines, opening a line above or below, transposing, changing case and splitting selections
+ * into lines. Each text change is one undo step and refuses on a read-only editor unless
+ * `bypassReadOnly` is given.
+ */
+export class EditorLineCommands extends EditorEdits {
+  /** Moves the lines of every selection up one screen row (past a fold above), folds included. */
+  moveLineUp(options: WriteOptions = {}): void {
+    if (!this.context.mayEdit('moveLineUp', options)) return
     const spans = this.getSelectedBufferRanges()
       .sort((a, b) => a.compare(b))
       .map(spanOf)
@@ -135,10 +97,11 @@ export const lineCommands: LineCommands & ThisType<TextEditor> = {
       if (this.shouldAutoIndent()) this.autoIndentSelectedRows()
       this.scrollToBufferPosition(new Point(moved[0]!.start.row, 0))
     })
-  },
+  }
 
-  moveLineDown(options = {}) {
-    if (!this.ensureWritable('moveLineDown', options)) return
+  /** Moves the lines of every selection down one screen row (past a fold below), folds included. */
+  moveLineDown(options: WriteOptions = {}): void {
+    if (!this.context.mayEdit('moveLineDown', options)) return
     const spans = this.getSelectedBufferRanges()
       .sort((a, b) => b.compare(a))
       .map(spanOf)
@@ -175,10 +138,11 @@ export const lineCommands: LineCommands & ThisType<TextEditor> = {
       if (this.shouldAutoIndent()) this.autoIndentSelectedRows()
       this.scrollToBufferPosition(new Point(moved[0]!.start.row - 1, 0))
     })
-  },
+  }
 
-  moveSelectionLeft(options = {}) {
-    if (!this.ensureWritable('moveSelectionLeft', options)) return
+  /** Moves every selection's text one column left, unless a selection starts a line. */
+  moveSelectionLeft(options: WriteOptions = {}): void {
+    if (!this.context.mayEdit('moveSelectionLeft', options)) return
     const ranges = this.getSelectedBufferRanges().map((range) => wholeCharacters(this, range))
     if (ranges.some((range) => range.start.column === 0)) return
     this.transact(() => {
@@ -194,10 +158,11 @@ export const lineCommands: LineCommands & ThisType<TextEditor> = {
       })
       this.setSelectedBufferRanges(moved)
     })
-  },
+  }
 
-  moveSelectionRight(options = {}) {
-    if (!this.ensureWritable('moveSelectionRight', options)) return
+  /** Moves every selection's text one column right, unless a selection ends a line. */
+  moveSelectionRight(options: WriteOptions = {}): void {
+    if (!this.context.mayEdit('moveSelectionRight', options)) return
     const ranges = this.getSelectedBufferRanges().map((range) => wholeCharacters(this, range))
     if (ranges.some((range) => range.end.column === this.buffer.lineLengthForRow(range.end.row))) {
       return
@@ -214,10 +179,11 @@ export const lineCommands: LineCommands & ThisType<TextEditor> = {
       })
       this.setSelectedBufferRanges(moved)
     })
-  },
+  }
 
-  duplicateLines(options = {}) {
-    if (!this.ensureWritable('duplicateLines', options)) return
+  /** Copies the lines of every selection below themselves (with their folds); selections move to the copies. */
+  duplicateLines(options: WriteOptions = {}): void {
+    if (!this.context.mayEdit('duplicateLines', options)) return
     this.transact(() => {
       const selections = this.getSelectionsOrderedByBufferPosition()
       const before: Range[] = []
@@ -265,18 +231,20 @@ export const lineCommands: LineCommands & ThisType<TextEditor> = {
         i--
       }
     })
-  },
+  }
 
-  insertNewlineBelow(options = {}) {
-    if (!this.ensureWritable('insertNewlineBelow', options)) return
+  /** Opens a new line below each cursor's line. */
+  insertNewlineBelow(options: WriteOptions = {}): void {
+    if (!this.context.mayEdit('insertNewlineBelow', options)) return
     this.transact(() => {
       this.moveToEndOfLine()
       this.insertNewline(options)
     })
-  },
+  }
 
-  insertNewlineAbove(options = {}) {
-    if (!this.ensureWritable('insertNewlineAbove', options)) return
+  /** Opens a new line above each cursor's line, keeping the line's indentation when auto-indenting. */
+  insertNewlineAbove(options: WriteOptions = {}): void {
+    if (!this.context.mayEdit('insertNewlineAbove', options)) return
     this.transact(() => {
       const row = this.getCursorBufferPosition().row
       const level = this.indentationForBufferRow(row)
@@ -291,10 +259,11 @@ export const lineCommands: LineCommands & ThisType<TextEditor> = {
         this.moveToEndOfLine()
       }
     })
-  },
+  }
 
-  transpose(options = {}) {
-    if (!this.ensureWritable('transpose', options)) return
+  /** Swaps the characters around each empty cursor, or reverses each selection's text. */
+  transpose(options: WriteOptions = {}): void {
+    if (!this.context.mayEdit('transpose', options)) return
     this.mutateSelectedText((selection) => {
       if (selection.isEmpty()) {
         keepWholeCharacters(this, selection)
@@ -316,21 +285,30 @@ export const lineCommands: LineCommands & ThisType<TextEditor> = {
         selection.insertText(Array.from(selection.getText()).reverse().join(''), options)
       }
     })
-  },
+  }
 
-  upperCase(options = {}) {
-    if (!this.ensureWritable('upperCase', options)) return
+  /** Upper-cases each selection, or the word around each empty cursor. */
+  upperCase(options: WriteOptions = {}): void {
+    if (!this.context.mayEdit('upperCase', options)) return
     const replace = { selectWordIfEmpty: true, ...options }
     this.replaceSelectedText(replace, (text) => text.toUpperCase())
-  },
+  }
 
-  lowerCase(options = {}) {
-    if (!this.ensureWritable('lowerCase', options)) return
+  /** Lower-cases each selection, or the word around each empty cursor. */
+  lowerCase(options: WriteOptions = {}): void {
+    if (!this.context.mayEdit('lowerCase', options)) return
     const replace = { selectWordIfEmpty: true, ...options }
     this.replaceSelectedText(replace, (text) => text.toLowerCase())
-  },
+  }
 
-  replaceSelectedText(options, fn) {
+  /**
+   * Replaces each selection's text by `fn(text)` and selects the result, in one undo step;
+   * with `selectWordIfEmpty`, an empty selection first selects its word.
+   */
+  replaceSelectedText(
+    options: ({ selectWordIfEmpty?: boolean } & WriteOptions) | undefined,
+    fn: (text: string) => string,
+  ): void {
     this.mutateSelectedText((selection) => {
       if (options?.selectWordIfEmpty && selection.isEmpty()) selection.selectWord()
       keepWholeCharacters(this, selection)
@@ -341,9 +319,10 @@ export const lineCommands: LineCommands & ThisType<TextEditor> = {
       const range = selection.insertText(fn(text), write)
       if (range !== undefined) selection.setBufferRange(range)
     })
-  },
+  }
 
-  splitSelectionsIntoLines() {
+  /** Splits every multi-line selection into one selection per line, covering the same text. */
+  splitSelectionsIntoLines(): void {
     this.mergeIntersectingSelections(() => {
       for (const selection of this.getSelections()) {
         const range = selection.getBufferRange()
@@ -360,10 +339,14 @@ export const lineCommands: LineCommands & ThisType<TextEditor> = {
         selection.destroy()
       }
     })
-  },
+  }
 
-  reflowSelection(options = {}) {
-    if (!this.ensureWritable('reflowSelection', options)) return
+  /**
+   * Re-breaks the last selection's text, or the paragraph around the cursor, to the preferred
+   * line length, keeping comment and list prefixes (Atom's autoflow; see `reflowText`).
+   */
+  reflowSelection(options: WriteOptions = {}): void {
+    if (!this.context.mayEdit('reflowSelection', options)) return
     let range: Range | undefined = this.getSelectedBufferRange()
     if (range.isEmpty()) range = this.getCurrentParagraphBufferRange()
     if (range === undefined) return
@@ -374,5 +357,5 @@ export const lineCommands: LineCommands & ThisType<TextEditor> = {
       tabLength: this.getTabLength(),
     })
     if (reflowed !== text) this.transact(() => this.buffer.setTextInRange(range, reflowed))
-  },
+  }
 }

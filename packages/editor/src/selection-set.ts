@@ -11,12 +11,12 @@ import {
 import { Cursor, type CursorPositionChangeEvent } from './cursor.js'
 import { type DisplayMarker, DisplayMarkerLayer } from './display-marker.js'
 import type { EditorContext } from './editor-context.js'
-import {
-  Selection,
-  type SelectionOwner,
-  type SelectionRangeChangeEvent,
-  type SetRangeOptions,
-} from './selection.js'
+import { Selection } from './selection.js'
+import type {
+  SelectionOwner,
+  SelectionRangeChangeEvent,
+  SetRangeOptions,
+} from './selection-base.js'
 
 /** How a `SelectionSet.change` scope ends: which selections merge, and into what. */
 export interface SelectionChangeOptions extends SetRangeOptions {
@@ -88,7 +88,7 @@ export class SelectionSet {
         this.noteChange()
         this.emitter.emit('did-change-selection-range', event)
       },
-      removeSelection: (selection) => this.forget(selection),
+      removeSelection: (selection) => this.forget(selection as Selection),
       addSelectionForScreenRange: (range) => this.addForScreenRange(range),
       screenRangeIsSelected: (range) =>
         this.layer.findMarkers({ containsScreenRange: range }).length > 0,
@@ -337,6 +337,7 @@ export class SelectionSet {
     const cursor = new Cursor(this.context, marker)
     this.cursors.push(cursor)
     const selection = new Selection(this.context, this.owner, marker, cursor)
+    cursor.selection = selection
     this.selections.push(selection)
     this.noteChange()
     // When nothing moved since the last full merge, only the new selection can meet another:

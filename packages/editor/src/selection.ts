@@ -1,545 +1,416 @@
-import type { TranslateOptions } from '@tandem/display'
-import {
-  type Disposable,
-  Emitter,
-  Point,
-  type PointLike,
-  Range,
-  type RangeLike,
-} from '@tandem/text'
-import type { Cursor, CursorPositionChangeEvent, WordOptions } from './cursor.js'
-import type { DisplayMarker, DisplayMarkerChangeEvent } from './display-marker.js'
+import { Point, Range } from '@tandem/text'
+import type { ClipboardMetadata } from './clipboard.js'
+import type { DisplayMarker } from './display-marker.js'
 import type { EditorContext } from './editor-context.js'
-import { type SelectionEdits, selectionEdits } from './selection-edits.js'
+import {
+  autoDecreaseRowIndent,
+  autoIndentRow,
+  autoIndentRows,
+  indentLevelOf,
+  indentString,
+  setRowIndentation,
+  suggestedLineIndent,
+  suggestedRowIndent,
+} from './indentation-edits.js'
+import { toggleRowComments } from './line-comments.js'
+import { SelectionBase } from './selection-base.js'
+import type { ClipboardPiece, InsertTextOptions, WriteOptions } from './write-options.js'
 
-/** Payload of `Selection.onDidChangeRange`. */
-export interface SelectionRangeChangeEvent {
-  /** The range before the change, in buffer coordinates. */
-  oldBufferRange: Range
-  /** The range before the change, in screen coordinates. */
-  oldScreenRange: Range
-  /** The range after the change, in buffer coordinates. */
-  newBufferRange: Range
-  /** The range after the change, in screen coordinates. */
-  newScreenRange: Range
-  /** The selection that changed. */
-  selection: Selection
+const NON_WHITESPACE = /\S/
+const TRAILING_WHITESPACE = /[ \t]+$/
+
+/** Whether `selection` may change the text; reports the attempt when it may not. */
+const writable = (selection: Selection, operation: string, options?: WriteOptions): boolean =>
+  selection.context.mayEdit(operation, options)
+
+/** Changes the indentation of `lines` by `adjustment` levels, as a paste does. */
+const adjustIndent = (context: EditorContext, lines: string[], adjustment: number): void => {
+  if (adjustment === 0) return
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i]!
+    if (line === '') continue
+    if (adjustment > 0) {
+      lines[i] = indentString(context, adjustment) + line
+    } else {
+      const level = Math.max(0, indentLevelOf(context, line) + adjustment)
+      lines[i] = line.replace(/^[\t ]+/, indentString(context, level))
+    }
+  }
 }
 
-/** Options of `setBufferRange` and friends. Atom passes one object along and fills it in. */
-export interface SetRangeOptions {
-  /** Head at the start (default: keep the current orientation). */
-  reversed?: boolean
-  /** Keep folds that the new range's ends fall inside (default: unfold them). */
-  preserveFolds?: boolean
-  /** Scroll the range into view (default: when this is the last selection). */
-  autoscroll?: boolean
-  /** The goal range carried by merges (addSelectionBelow/Above). */
-  goalScreenRange?: Range
+/** Extends an empty selection with `extend`, then deletes what is selected. */
+function deleteAfter(
+  selection: Selection,
+  operation: string,
+  options: WriteOptions | undefined,
+  extend: () => void,
+): void {
+  if (!writable(selection, operation, options)) return
+  if (selection.isEmpty()) extend()
+  selection.deleteSelectedText(options)
 }
 
-/**
- * What a selection needs of the set holding it: the other selections, and where to report its
- * changes.
- */
-export interface SelectionOwner {
-  /** The most recently added selection. */
-  getLastSelection(): Selection
-  /** Whether the editor is gone (a destroyed editor reports nothing more). */
-  isDestroyed(): boolean
-  /** Called after the head moved on screen. */
-  cursorMoved(event: CursorPositionChangeEvent): void
-  /** Called after the range changed. */
-  selectionRangeChanged(event: SelectionRangeChangeEvent): void
-  /** Called when the selection's marker is destroyed, before its destroy events. */
-  removeSelection(selection: Selection): void
-  /** Adds a selection for a screen range; returns it (or the one it merged into). */
-  addSelectionForScreenRange(range: RangeLike): Selection
-  /** Whether a selection contains a screen range. */
-  screenRangeIsSelected(range: Range): boolean
-}
-
-interface Events {
-  'did-change-range': SelectionRangeChangeEvent
-  'did-destroy': undefined
+/** Adds a selection over `goal`'s columns on the first row from `row` on (by `step`) that has them. */
+function addSelectionInColumn(selection: Selection, step: 1 | -1): void {
+  const { displayLayer } = selection.context
+  const goal = selection.getGoalScreenRange()
+  const lastRow = displayLayer.getScreenLineCount() - 1
+  for (let row = goal.end.row + step; row >= 0 && row <= lastRow; row += step) {
+    const candidate = new Range(new Point(row, goal.start.column), new Point(row, goal.end.column))
+    const clipped = new Range(
+      displayLayer.clipScreenPosition(candidate.start, { skipSoftWrapIndentation: true }),
+      displayLayer.clipScreenPosition(candidate.end, { skipSoftWrapIndentation: true }),
+    )
+    // Rows too short for the columns are skipped: a caret needs its column, a selection
+    // needs at least one selected character.
+    if (
+      candidate.isEmpty() ? candidate.end.column > 0 && clipped.end.column === 0 : clipped.isEmpty()
+    ) {
+      continue
+    }
+    if (!selection.owner.screenRangeIsSelected(clipped)) {
+      selection.owner.addSelectionForScreenRange(clipped).setGoalScreenRange(candidate)
+    }
+    return
+  }
 }
 
 /**
  * A selected range of the buffer with a cursor at its head: Atom's Selection. Empty
  * selections are carets. Ranges are markers anchored by relative positions, so they move with
- * every edit, local or remote.
+ * every edit, local or remote. This module holds its text changes; each takes
+ * `bypassReadOnly` and does nothing on a read-only editor without it, and deletions first
+ * extend an empty selection as the name says, then delete what is selected.
  *
  * @example const selection = editor.getLastSelection(); selection.selectToEndOfWord(); selection.getText()
  */
-// biome-ignore lint/suspicious/noUnsafeDeclarationMerging: the merged interface's methods are installed on the prototype below the class.
-export class Selection {
-  /** Set once the selection's marker is destroyed. */
-  destroyed = false
-  private emitter: Emitter<Events> | null = null
-  private goalScreenRange: Range | null = null
-  private initialScreenRange: Range | null = null
-  private wordwise = false
-  private linewise = false
-  private retainSelection = false
-
-  /**
-   * Made by the editor for each selection marker; get selections from the editor.
-   *
-   * @internal
-   */
-  constructor(
-    /** @internal */ readonly context: EditorContext,
-    /** @internal */ readonly owner: SelectionOwner,
-    /** The marker holding the range. */
-    readonly marker: DisplayMarker,
-    /** The cursor at its head. */
-    readonly cursor: Cursor,
-  ) {
-    cursor.selection = this
-    marker.owner = this
-    // The editor relays the marker's changes and destruction from one layer subscription.
-    marker.observe()
-  }
-
-  /** Destroys the selection and its cursor. */
-  destroy(): void {
-    this.marker.destroy()
-  }
-
-  private events(): Emitter<Events> {
-    if (this.emitter === null) {
-      this.emitter = new Emitter<Events>()
-      if (this.destroyed) this.emitter.dispose()
+export class Selection extends SelectionBase {
+  /** Replaces the selected text with `text`; returns the range of the new text. */
+  insertText(text: string, options: InsertTextOptions = {}): Range | undefined {
+    if (typeof text !== 'string') {
+      throw new TypeError(`text must be a string, got ${text === null ? 'null' : typeof text}`)
     }
-    return this.emitter
+    if (!writable(this, 'insertText', options)) return undefined
+    const context = this.context
+    const oldRange = this.getBufferRange()
+    const wasReversed = this.isReversed()
+    this.clear(options)
+
+    const precedingText = context.buffer.getTextInRange(
+      new Range(new Point(oldRange.start.row, 0), oldRange.start),
+    )
+    const trailingLines = text.split('\n')
+    const firstLine = trailingLines.shift()!
+    if (options.indentBasis != null && !options.preserveTrailingLineIndentation) {
+      adjustIndent(
+        context,
+        trailingLines,
+        indentLevelOf(context, precedingText) - options.indentBasis,
+      )
+    }
+
+    let indentFirstLineTo: number | undefined
+    const indentable = text === '\n' || text === '\r\n' || NON_WHITESPACE.test(text)
+    if (
+      options.autoIndent &&
+      indentable &&
+      !NON_WHITESPACE.test(precedingText) &&
+      trailingLines.length > 0
+    ) {
+      const line = precedingText + firstLine
+      indentFirstLineTo = suggestedLineIndent(context, oldRange.start.row, line)
+      if (indentFirstLineTo !== undefined) {
+        adjustIndent(context, trailingLines, indentFirstLineTo - indentLevelOf(context, line))
+      }
+    }
+
+    const inserted =
+      trailingLines.length > 0 ? `${firstLine}\n${trailingLines.join('\n')}` : firstLine
+    const newRange = this.context.buffer.setTextInRange(oldRange, inserted, {
+      ...(options.undo === undefined ? {} : { undo: options.undo }),
+      ...(options.normalizeLineEndings === undefined
+        ? {}
+        : { normalizeLineEndings: options.normalizeLineEndings }),
+    })
+
+    if (options.select) this.setBufferRange(newRange, { reversed: wasReversed })
+    else if (wasReversed) this.cursor.setBufferPosition(newRange.end)
+
+    if (indentFirstLineTo !== undefined) {
+      setRowIndentation(context, oldRange.start.row, indentFirstLineTo)
+    }
+    if (options.autoIndentNewline && inserted === '\n') {
+      autoIndentRow(context, newRange.end.row, {
+        preserveLeadingWhitespace: true,
+        skipBlankLines: false,
+      })
+    } else if (options.autoDecreaseIndent && NON_WHITESPACE.test(inserted)) {
+      autoDecreaseRowIndent(context, newRange.start.row)
+    }
+    if (options.autoscroll ?? this.isLastSelection()) this.autoscroll()
+    return newRange
   }
 
-  /** Whether this is the most recently added selection. */
-  isLastSelection(): boolean {
-    return this === this.owner.getLastSelection()
+  /** Deletes the selection, or the character before an empty one. */
+  backspace(options?: WriteOptions): void {
+    deleteAfter(this, 'backspace', options, () => this.selectLeft())
   }
 
-  // Event subscription
-
-  /** Calls `callback` when the range changes (payload: old and new ranges in both spaces). */
-  onDidChangeRange(callback: (event: SelectionRangeChangeEvent) => void): Disposable {
-    return this.events().on('did-change-range', callback)
-  }
-
-  /** Calls `callback` once when the selection is destroyed. */
-  onDidDestroy(callback: () => void): Disposable {
-    return this.events().once('did-destroy', callback)
-  }
-
-  // The range
-
-  /** The range on screen. */
-  getScreenRange(): Range {
-    return this.marker.getScreenRange()
-  }
-
-  /** Selects a screen range (translated to the buffer first). */
-  setScreenRange(range: RangeLike, options: SetRangeOptions = {}): void {
-    const { start, end } = Range.fromObject(range)
-    const { displayLayer } = this.context
-    this.setBufferRange(
-      new Range(
-        displayLayer.translateScreenPosition(start),
-        displayLayer.translateScreenPosition(end),
-      ),
-      options,
+  /** Deletes the selection, or back to the previous word boundary. */
+  deleteToPreviousWordBoundary(options?: WriteOptions): void {
+    deleteAfter(this, 'deleteToPreviousWordBoundary', options, () =>
+      this.selectToPreviousWordBoundary(),
     )
   }
 
-  /** The range in the buffer. */
-  getBufferRange(): Range {
-    return this.marker.getBufferRange()
+  /** Deletes the selection, or on to the next word boundary. */
+  deleteToNextWordBoundary(options?: WriteOptions): void {
+    deleteAfter(this, 'deleteToNextWordBoundary', options, () => this.selectToNextWordBoundary())
   }
 
-  /**
-   * Selects a buffer range. Unless `preserveFolds`, folds that its ends fall strictly inside
-   * are unfolded. `options` is filled in as Atom does (`reversed` defaults to the current one).
-   */
-  setBufferRange(range: RangeLike, options: SetRangeOptions = {}): void {
-    const bufferRange = Range.fromObject(range)
-    if (options.reversed === undefined || options.reversed === null) {
-      options.reversed = this.isReversed()
-    }
-    if (!options.preserveFolds) {
-      this.context.displayLayer.destroyFoldsContainingBufferPositions(
-        [bufferRange.start, bufferRange.end],
-        true,
-      )
-    }
-    this.modifySelection(() => {
-      this.marker.setBufferRange(bufferRange, options)
-      if (options.autoscroll ?? this.isLastSelection()) this.autoscroll()
-    })
+  /** Deletes the selection, or back to the beginning of the word. */
+  deleteToBeginningOfWord(options?: WriteOptions): void {
+    deleteAfter(this, 'deleteToBeginningOfWord', options, () => this.selectToBeginningOfWord())
   }
 
-  /** The first and last buffer rows selected (a range ending at column 0 leaves its last row out). */
-  getBufferRowRange(): [number, number] {
-    const range = this.getBufferRange()
-    const start = range.start.row
-    let end = range.end.row
-    if (range.end.column === 0) end = Math.max(start, end - 1)
-    return [start, end]
+  /** Deletes the selection, or back to the beginning of the line (the newline at column 0). */
+  deleteToBeginningOfLine(options?: WriteOptions): void {
+    if (!writable(this, 'deleteToBeginningOfLine', options)) return
+    if (this.isEmpty() && this.cursor.isAtBeginningOfLine()) this.selectLeft()
+    else this.selectToBeginningOfLine()
+    this.deleteSelectedText(options)
   }
 
-  /** The tail on screen. */
-  getTailScreenPosition(): Point {
-    return this.marker.getTailScreenPosition()
+  /** Deletes the selection, or the character after an empty one. */
+  delete(options?: WriteOptions): void {
+    deleteAfter(this, 'delete', options, () => this.selectRight())
   }
 
-  /** The tail in the buffer. */
-  getTailBufferPosition(): Point {
-    return this.marker.getTailBufferPosition()
-  }
-
-  /** The head on screen. */
-  getHeadScreenPosition(): Point {
-    return this.marker.getHeadScreenPosition()
-  }
-
-  /** The head in the buffer. */
-  getHeadBufferPosition(): Point {
-    return this.marker.getHeadBufferPosition()
-  }
-
-  // Info
-
-  /** Whether nothing is selected. */
-  isEmpty(): boolean {
-    return this.getBufferRange().isEmpty()
-  }
-
-  /** Whether the head is before the tail. */
-  isReversed(): boolean {
-    return this.marker.isReversed()
-  }
-
-  /** Whether the selection lies on one screen row. */
-  isSingleScreenLine(): boolean {
-    return this.getScreenRange().isSingleLine()
-  }
-
-  /** The selected text. */
-  getText(): string {
-    return this.context.buffer.getTextInRange(this.getBufferRange())
-  }
-
-  /** Whether the selection meets `range` (touching counts). */
-  intersectsBufferRange(range: RangeLike): boolean {
-    return this.getBufferRange().intersectsWith(range)
-  }
-
-  /** Whether the selection meets screen rows `startRow`..`endRow`. */
-  intersectsScreenRowRange(startRow: number, endRow: number): boolean {
-    return this.getScreenRange().intersectsRowRange(startRow, endRow)
-  }
-
-  /** Whether the selection meets screen row `row`. */
-  intersectsScreenRow(row: number): boolean {
-    return this.getScreenRange().intersectsRow(row)
-  }
-
-  /** Whether the selection meets another (touching counts unless `exclusive`). */
-  intersectsWith(other: Selection, exclusive = false): boolean {
-    return this.getBufferRange().intersectsWith(other.getBufferRange(), exclusive)
-  }
-
-  // Changing the range
-
-  /** Empties the selection at its head. */
-  clear(options?: { autoscroll?: boolean }): void {
-    this.goalScreenRange = null
-    if (!this.retainSelection) this.marker.clearTail()
-    if (options?.autoscroll ?? this.isLastSelection()) this.autoscroll()
-    this.finalize()
-  }
-
-  /** Extends the selection to a screen position (word- or line-wise after selectWord/selectLine). */
-  selectToScreenPosition(
-    position: PointLike,
-    options: TranslateOptions & { autoscroll?: boolean } = {},
-  ): void {
-    const point = Point.fromObject(position)
-    this.modifySelection(() => {
-      const initial = this.initialScreenRange
-      if (initial !== null) {
-        if (point.isLessThan(initial.start)) {
-          this.marker.setScreenRange(new Range(point, initial.end), { reversed: true })
-        } else {
-          this.marker.setScreenRange(new Range(initial.start, point), { reversed: false })
-        }
-      } else {
-        this.cursor.setScreenPosition(point, options)
-      }
-      if (this.linewise) this.expandOverLine(options)
-      else if (this.wordwise) this.expandOverWord(options)
-    })
-  }
-
-  /** Extends the selection to a buffer position. */
-  selectToBufferPosition(position: PointLike): void {
-    this.modifySelection(() => this.cursor.setBufferPosition(position))
-  }
-
-  /** Extends the selection `columnCount` columns right. */
-  selectRight(columnCount?: number): void {
-    this.modifySelection(() => this.cursor.moveRight(columnCount))
-  }
-
-  /** Extends the selection `columnCount` columns left. */
-  selectLeft(columnCount?: number): void {
-    this.modifySelection(() => this.cursor.moveLeft(columnCount))
-  }
-
-  /** Extends the selection `rowCount` rows up. */
-  selectUp(rowCount?: number): void {
-    this.modifySelection(() => this.cursor.moveUp(rowCount))
-  }
-
-  /** Extends the selection `rowCount` rows down. */
-  selectDown(rowCount?: number): void {
-    this.modifySelection(() => this.cursor.moveDown(rowCount))
-  }
-
-  /** Extends the selection to the start of the buffer. */
-  selectToTop(): void {
-    this.modifySelection(() => this.cursor.moveToTop())
-  }
-
-  /** Extends the selection to the end of the buffer. */
-  selectToBottom(): void {
-    this.modifySelection(() => this.cursor.moveToBottom())
-  }
-
-  /** Selects the whole buffer. */
-  selectAll(): void {
-    this.setBufferRange(this.context.buffer.getRange(), { autoscroll: false })
-  }
-
-  /** Extends the selection to the start of the buffer row. */
-  selectToBeginningOfLine(): void {
-    this.modifySelection(() => this.cursor.moveToBeginningOfLine())
-  }
-
-  /** Extends the selection to the row's first non-whitespace character. */
-  selectToFirstCharacterOfLine(): void {
-    this.modifySelection(() => this.cursor.moveToFirstCharacterOfLine())
-  }
-
-  /** Extends the selection to the end of the screen row. */
-  selectToEndOfLine(): void {
-    this.modifySelection(() => this.cursor.moveToEndOfScreenLine())
-  }
-
-  /** Extends the selection to the end of the buffer row. */
-  selectToEndOfBufferLine(): void {
-    this.modifySelection(() => this.cursor.moveToEndOfLine())
-  }
-
-  /** Extends the selection to the start of the word. */
-  selectToBeginningOfWord(): void {
-    this.modifySelection(() => this.cursor.moveToBeginningOfWord())
-  }
-
-  /** Extends the selection to the end of the word. */
-  selectToEndOfWord(): void {
-    this.modifySelection(() => this.cursor.moveToEndOfWord())
-  }
-
-  /** Extends the selection to the start of the next word. */
-  selectToBeginningOfNextWord(): void {
-    this.modifySelection(() => this.cursor.moveToBeginningOfNextWord())
-  }
-
-  /** Extends the selection to the previous word boundary. */
-  selectToPreviousWordBoundary(): void {
-    this.modifySelection(() => this.cursor.moveToPreviousWordBoundary())
-  }
-
-  /** Extends the selection to the next word boundary. */
-  selectToNextWordBoundary(): void {
-    this.modifySelection(() => this.cursor.moveToNextWordBoundary())
-  }
-
-  /** Extends the selection to the previous subword boundary. */
-  selectToPreviousSubwordBoundary(): void {
-    this.modifySelection(() => this.cursor.moveToPreviousSubwordBoundary())
-  }
-
-  /** Extends the selection to the next subword boundary. */
-  selectToNextSubwordBoundary(): void {
-    this.modifySelection(() => this.cursor.moveToNextSubwordBoundary())
-  }
-
-  /** Extends the selection to the start of the next paragraph. */
-  selectToBeginningOfNextParagraph(): void {
-    this.modifySelection(() => this.cursor.moveToBeginningOfNextParagraph())
-  }
-
-  /** Extends the selection to the start of the previous paragraph. */
-  selectToBeginningOfPreviousParagraph(): void {
-    this.modifySelection(() => this.cursor.moveToBeginningOfPreviousParagraph())
-  }
-
-  /** Selects the word under the cursor (whitespace around a blank cursor, or the adjacent word). */
-  selectWord(options: WordOptions & SetRangeOptions = {}): void {
-    if (this.cursor.isSurroundedByWhitespace()) options.wordRegex = /[\t ]*/
-    if (this.cursor.isBetweenWordAndNonWord()) options.includeNonWordCharacters = false
-    this.setBufferRange(this.cursor.getCurrentWordBufferRange(options), options)
-    this.wordwise = true
-    this.initialScreenRange = this.getScreenRange()
-  }
-
-  /** Grows the selection to cover the whole word under the cursor. */
-  expandOverWord(options?: { autoscroll?: boolean }): void {
-    const range = this.getBufferRange().union(this.cursor.getCurrentWordBufferRange())
-    this.setBufferRange(range, { autoscroll: false })
-    if (options?.autoscroll ?? this.isLastSelection()) this.cursor.autoscroll()
-  }
-
-  /** Selects whole buffer rows: `row`, or every row the selection touches; with line endings. */
-  selectLine(row?: number | null, options: SetRangeOptions = {}): void {
-    const buffer = this.context.buffer
-    if (row !== undefined && row !== null) {
-      this.setBufferRange(buffer.rangeForRow(row, true), options)
-    } else {
-      const start = buffer.rangeForRow(this.marker.getStartBufferPosition().row)
-      const end = buffer.rangeForRow(this.marker.getEndBufferPosition().row, true)
-      this.setBufferRange(start.union(end), options)
-    }
-    this.linewise = true
-    this.wordwise = false
-    this.initialScreenRange = this.getScreenRange()
-  }
-
-  /** Grows the selection to cover the cursor's whole buffer row with its line ending. */
-  expandOverLine(options?: { autoscroll?: boolean }): void {
-    const line = this.cursor.getCurrentLineBufferRange({ includeNewline: true })
-    this.setBufferRange(this.getBufferRange().union(line), { autoscroll: false })
-    if (options?.autoscroll ?? this.isLastSelection()) this.cursor.autoscroll()
-  }
-
-  /**
-   * Folds the selected range (nothing when it is empty) and leaves a caret at its end, just
-   * after the fold on screen.
-   *
-   * @example editor.setSelectedBufferRange([[1, 0], [3, 0]]); editor.getLastSelection().fold()
-   */
-  fold(): void {
-    const range = this.getBufferRange()
-    if (range.isEmpty()) return
-    this.context.displayLayer.foldBufferRange(range)
-    this.cursor.setBufferPosition(range.end)
-  }
-
-  // Multiple selections
-
-  /** Merges `other` into this selection (the union of both ranges) and destroys `other`. */
-  merge(other: Selection, options: SetRangeOptions = {}): void {
-    const mine = this.getGoalScreenRange()
-    const theirs = other.getGoalScreenRange()
-    options.goalScreenRange = mine.union(theirs)
-    const range = this.getBufferRange().union(other.getBufferRange())
-    this.setBufferRange(range, { autoscroll: false, ...options })
-    other.destroy()
-  }
-
-  /** Compares buffer ranges with another selection (by start, the longer first). */
-  compare(other: Selection): -1 | 0 | 1 {
-    return this.marker.compare(other.marker)
-  }
-
-  /** Sets the range kept for adding selections above and below. */
-  setGoalScreenRange(range: RangeLike): void {
-    this.goalScreenRange = Range.fromObject(range)
-  }
-
-  /** The range kept for adding selections above and below (default: the screen range). */
-  getGoalScreenRange(): Range {
-    return this.goalScreenRange ?? this.getScreenRange()
-  }
-
-  /** Forgets word/line-wise extension once the range moved away (package internal). */
-  finalize(): void {
-    if (
-      this.initialScreenRange === null ||
-      !this.initialScreenRange.isEqual(this.getScreenRange())
-    ) {
-      this.initialScreenRange = null
-    }
+  /** Deletes the selection, or to the end of the screen line (the newline at its end). */
+  deleteToEndOfLine(options?: WriteOptions): void {
+    if (!writable(this, 'deleteToEndOfLine', options)) return
     if (this.isEmpty()) {
-      this.wordwise = false
-      this.linewise = false
-    }
-  }
-
-  /** Asks the view to scroll the selection into sight. */
-  autoscroll(options: { center?: boolean } = {}): void {
-    if (this.marker.hasTail()) {
-      this.context.scrollToScreenRange(this.getScreenRange(), {
-        reversed: this.isReversed(),
-        ...options,
-      })
-    } else {
-      this.cursor.autoscroll(options)
-    }
-  }
-
-  // Internals
-
-  /** Runs `change` with the tail planted, so cursor moves extend the selection (package internal). */
-  modifySelection(change: () => void): void {
-    this.retainSelection = true
-    this.marker.plantTail()
-    change()
-    this.retainSelection = false
-  }
-
-  /** Turns a marker change into cursor and selection events (package internal). */
-  markerDidChange(event: DisplayMarkerChangeEvent): void {
-    const { oldHeadBufferPosition, oldTailBufferPosition, newHeadBufferPosition } = event
-    const { oldHeadScreenPosition, oldTailScreenPosition, newHeadScreenPosition } = event
-    if (!oldHeadScreenPosition.isEqual(newHeadScreenPosition)) {
-      this.cursor.goalColumn = null
-      const moved = {
-        oldBufferPosition: oldHeadBufferPosition,
-        oldScreenPosition: oldHeadScreenPosition,
-        newBufferPosition: newHeadBufferPosition,
-        newScreenPosition: newHeadScreenPosition,
-        textChanged: event.textChanged,
-        cursor: this.cursor,
+      if (this.cursor.isAtEndOfLine()) {
+        this.delete(options)
+        return
       }
-      this.cursor.emitter?.emit('did-change-position', moved)
-      this.owner.cursorMoved(moved)
+      this.selectToEndOfLine()
     }
-    const changed: SelectionRangeChangeEvent = {
-      oldBufferRange: new Range(oldHeadBufferPosition, oldTailBufferPosition),
-      oldScreenRange: new Range(oldHeadScreenPosition, oldTailScreenPosition),
-      newBufferRange: this.getBufferRange(),
-      newScreenRange: this.getScreenRange(),
-      selection: this,
-    }
-    this.emitter?.emit('did-change-range', changed)
-    this.owner.selectionRangeChanged(changed)
+    this.deleteSelectedText(options)
   }
 
-  /** Forgets the selection once its marker is destroyed (package internal). */
-  markerDidDestroy(): void {
-    if (this.owner.isDestroyed()) return
-    this.destroyed = true
-    this.cursor.destroyed = true
-    this.owner.removeSelection(this)
-    this.cursor.emitter?.emit('did-destroy')
-    this.emitter?.emit('did-destroy')
-    this.cursor.emitter?.dispose()
-    this.emitter?.dispose()
+  /** Deletes the selection, or on to the end of the word. */
+  deleteToEndOfWord(options?: WriteOptions): void {
+    deleteAfter(this, 'deleteToEndOfWord', options, () => this.selectToEndOfWord())
+  }
+
+  /** Deletes the selection, or back to the previous subword boundary. */
+  deleteToBeginningOfSubword(options?: WriteOptions): void {
+    deleteAfter(this, 'deleteToBeginningOfSubword', options, () =>
+      this.selectToPreviousSubwordBoundary(),
+    )
+  }
+
+  /** Deletes the selection, or on to the next subword boundary. */
+  deleteToEndOfSubword(options?: WriteOptions): void {
+    deleteAfter(this, 'deleteToEndOfSubword', options, () => this.selectToNextSubwordBoundary())
+  }
+
+  /** Deletes the selected text and leaves the cursor where it started. */
+  deleteSelectedText(options?: WriteOptions): void {
+    if (!writable(this, 'deleteSelectedText', options)) return
+    const range = this.getBufferRange()
+    if (!range.isEmpty()) this.context.buffer.delete(range)
+    if (!this.cursor.destroyed) this.cursor.setBufferPosition(range.start)
+  }
+
+  /** Deletes the lines the selection covers (the screen line, for an empty one). */
+  deleteLine(options?: WriteOptions): void {
+    if (!writable(this, 'deleteLine', options)) return
+    const context = this.context
+    const buffer = this.context.buffer
+    const range = this.getBufferRange()
+    if (range.isEmpty()) {
+      // The buffer rows of this screen row and the next: all of a fold, one row of a wrap.
+      const screenRow = this.cursor.getScreenRow()
+      const [first, next] = context.displayLayer.bufferRowsForScreenRows(
+        screenRow,
+        screenRow + 2,
+      ) as [number, number]
+      if (next > first) buffer.deleteRows(first, next - 1)
+      else buffer.deleteRow(first)
+    } else {
+      let end = range.end.row
+      if (end !== buffer.getLastRow() && range.end.column === 0) end--
+      buffer.deleteRows(range.start.row, end)
+    }
+    this.cursor.setBufferPosition([this.cursor.getBufferRow(), range.start.column])
+  }
+
+  /** Joins the next line (or the selected lines) onto this one with one space between. */
+  joinLines(options?: WriteOptions): void {
+    if (!writable(this, 'joinLines', options)) return
+    const context = this.context
+    const buffer = this.context.buffer
+    const selected = this.getBufferRange()
+    let joined: DisplayMarker | null = null
+    if (selected.isEmpty()) {
+      if (selected.start.row === buffer.getLastRow()) return
+    } else {
+      joined = context.markers.markBufferRange(selected, { invalidate: 'never' })
+    }
+    const row = selected.start.row
+    const joins = Math.max(1, selected.getRowCount() - 1)
+    for (let i = 0; i < joins; i++) {
+      this.cursor.setBufferPosition([row, 0])
+      this.cursor.moveToEndOfLine()
+      const line = buffer.lineForRow(row) ?? ''
+      const trailing = TRAILING_WHITESPACE.exec(line)
+      if (trailing !== null) {
+        this.setBufferRange(new Range(new Point(row, trailing.index), new Point(row, line.length)))
+        this.deleteSelectedText(options)
+      }
+      const space =
+        row + 1 <= buffer.getLastRow() &&
+        (buffer.lineLengthForRow(row + 1) ?? 0) > 0 &&
+        (buffer.lineLengthForRow(row) ?? 0) > 0
+      if (space) this.insertText(' ', options)
+      this.cursor.moveToEndOfLine()
+      this.modifySelection(() => {
+        this.cursor.moveRight()
+        this.cursor.moveToFirstCharacterOfLine()
+      })
+      this.deleteSelectedText(options)
+      if (space) this.cursor.moveLeft()
+    }
+    if (joined !== null) {
+      this.setBufferRange(joined.getBufferRange())
+      joined.destroy()
+    }
+  }
+
+  /** Removes one level of indentation from each selected row. */
+  outdentSelectedRows(options?: WriteOptions): void {
+    if (!writable(this, 'outdentSelectedRows', options)) return
+    const buffer = this.context.buffer
+    const [start, end] = this.getBufferRowRange()
+    const leadingTab = new RegExp(`^( {1,${this.context.tabLength()}}|\t)`)
+    for (let row = start; row <= end; row++) {
+      const match = leadingTab.exec(buffer.lineForRow(row) ?? '')
+      if (match !== null && match[0].length > 0) {
+        buffer.delete(new Range(new Point(row, 0), new Point(row, match[0].length)))
+      }
+    }
+  }
+
+  /** Indents each selected row as the language suggests. */
+  autoIndentSelectedRows(options?: WriteOptions): void {
+    if (!writable(this, 'autoIndentSelectedRows', options)) return
+    const [start, end] = this.getBufferRowRange()
+    autoIndentRows(this.context, start, end)
+  }
+
+  /** Comments or uncomments the selected rows (nothing in a language without comments). */
+  toggleLineComments(options?: WriteOptions): void {
+    if (!writable(this, 'toggleLineComments', options)) return
+    const [start, end] = this.getBufferRowRange()
+    toggleRowComments(this.context, start, end, this)
+  }
+
+  /** Cuts the selection, or to the end of the screen line. */
+  cutToEndOfLine(maintainClipboard?: boolean, options: WriteOptions = {}): void {
+    if (!writable(this, 'cutToEndOfLine', options)) return
+    if (this.isEmpty()) this.selectToEndOfLine()
+    this.cut(maintainClipboard, false, options.bypassReadOnly)
+  }
+
+  /** Cuts the selection, or to the end of the buffer line. */
+  cutToEndOfBufferLine(maintainClipboard?: boolean, options: WriteOptions = {}): void {
+    if (!writable(this, 'cutToEndOfBufferLine', options)) return
+    if (this.isEmpty()) this.selectToEndOfBufferLine()
+    this.cut(maintainClipboard, false, options.bypassReadOnly)
+  }
+
+  /** Copies the selection to the clipboard (appending with `maintainClipboard`), then deletes it. */
+  cut(
+    maintainClipboard: boolean = false,
+    fullLine: boolean = false,
+    bypassReadOnly: boolean = false,
+  ): void {
+    if (!writable(this, 'cut', { bypassReadOnly })) return
+    this.copy(maintainClipboard, fullLine)
+    this.delete({ bypassReadOnly })
+  }
+
+  /** Copies the selection to the clipboard, appending as a new piece with `maintainClipboard`. */
+  copy(maintainClipboard: boolean = false, fullLine: boolean = false): void {
+    if (this.isEmpty()) return
+    const context = this.context
+    const range = this.getBufferRange()
+    const text = context.buffer.getTextInRange(range)
+    const indentBasis = indentLevelOf(
+      context,
+      context.buffer.getTextInRange(new Range(new Point(range.start.row, 0), range.start)),
+    )
+    const clipboard = context.clipboard
+    if (!maintainClipboard) {
+      clipboard.write(text, { indentBasis, fullLine })
+      return
+    }
+    // Appending: the clipboard's text becomes the first piece if it has none yet. The
+    // metadata object is updated in place, as Atom does.
+    const current = clipboard.readWithMetadata()
+    const metadata: ClipboardMetadata = current.metadata ?? {}
+    if (!Array.isArray(metadata.selections)) {
+      metadata.selections = [
+        { text: current.text, indentBasis: metadata.indentBasis, fullLine: metadata.fullLine },
+      ]
+    }
+    ;(metadata.selections as ClipboardPiece[]).push({ text, indentBasis, fullLine })
+    clipboard.write(`${current.text}\n${text}`, metadata)
+  }
+
+  /** Indents: a tab at an empty selection (or the suggested indent), else the selected rows. */
+  indent(options: { autoIndent?: boolean } & WriteOptions = {}): void {
+    const { autoIndent, bypassReadOnly } = options
+    if (!writable(this, 'indent', { bypassReadOnly })) return
+    if (!this.isEmpty()) {
+      this.indentSelectedRows({ bypassReadOnly })
+      return
+    }
+    const context = this.context
+    const row = this.cursor.getBufferRow()
+    this.cursor.skipLeadingWhitespace()
+    const desired = suggestedRowIndent(context, row) ?? 0
+    let delta = desired - this.cursor.getIndentLevel()
+    if (autoIndent && delta > 0) {
+      if (!context.softTabs()) delta = Math.max(delta, 1)
+      this.insertText(indentString(context, delta), { bypassReadOnly })
+    } else {
+      this.insertText(indentString(context, 1, this.cursor.getBufferColumn()), {
+        bypassReadOnly,
+      })
+    }
+  }
+
+  /** Adds one level of indentation to each selected non-empty row. */
+  indentSelectedRows(options?: WriteOptions): void {
+    if (!writable(this, 'indentSelectedRows', options)) return
+    const context = this.context
+    const buffer = this.context.buffer
+    const [start, end] = this.getBufferRowRange()
+    for (let row = start; row <= end; row++) {
+      if (buffer.lineLengthForRow(row) !== 0) buffer.insert([row, 0], indentString(context, 1))
+    }
+  }
+
+  /** Adds a selection for the same screen columns on the next row that has them. */
+  addSelectionBelow(): void {
+    addSelectionInColumn(this, 1)
+  }
+
+  /** Adds a selection for the same screen columns on the previous row that has them. */
+  addSelectionAbove(): void {
+    addSelectionInColumn(this, -1)
   }
 }
-
-// The text-changing operations live in selection-edits.ts.
-export interface Selection extends SelectionEdits {}
-Object.assign(Selection.prototype, selectionEdits)

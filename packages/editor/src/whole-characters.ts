@@ -3,9 +3,10 @@
  * surrogate pair. Commands that move or rewrite characters take them whole: Yjs turns half a
  * pair into U+FFFD on every peer.
  */
+
+import type { TextBuffer } from '@tandem/buffer'
 import { Point, Range } from '@tandem/text'
 import type { Selection } from './selection.js'
-import type { TextEditor } from './text-editor.js'
 
 const isHighSurrogate = (code: number) => code >= 0xd800 && code <= 0xdbff
 const isLowSurrogate = (code: number) => code >= 0xdc00 && code <= 0xdfff
@@ -31,7 +32,7 @@ const splitsPair = (line: string, column: number): boolean =>
  * selection's text and write it back must not write half a pair (Yjs would turn it into
  * U+FFFD on every peer).
  */
-export const wholeCharacters = (editor: TextEditor, range: Range): Range => {
+export const wholeCharacters = (editor: { readonly buffer: TextBuffer }, range: Range): Range => {
   const { start, end } = range
   const startLine = editor.buffer.lineForRow(start.row) ?? ''
   const endLine = editor.buffer.lineForRow(end.row) ?? ''
@@ -41,7 +42,10 @@ export const wholeCharacters = (editor: TextEditor, range: Range): Range => {
 }
 
 /** Widens a selection whose end falls inside a surrogate pair over the whole pair. */
-export const keepWholeCharacters = (editor: TextEditor, selection: Selection): void => {
+export const keepWholeCharacters = (
+  editor: { readonly buffer: TextBuffer },
+  selection: Selection,
+): void => {
   const range = selection.getBufferRange()
   const whole = wholeCharacters(editor, range)
   if (whole !== range) selection.setBufferRange(whole, { reversed: selection.isReversed() })
