@@ -4,7 +4,7 @@
 import type { RemoteCursor, TextEditor } from '@tandem/editor'
 import type { Disposable, DisposableLike } from '@tandem/text'
 import type { Awareness } from 'y-protocols/awareness'
-import type { CollabUser } from './awareness-fields.js'
+import type { CollabUser } from './peers.js'
 import { RemoteCursors } from './remote-cursors.js'
 import { SelectionPublisher, type SelectionPublisherOptions } from './selection-publisher.js'
 

@@ -4,11 +4,11 @@
  * y-protocols' awareness encoding), and a peer that reads Tandem's `cursor` field as it does.
  */
 import { TextEditor } from '@tandem/editor'
+import { relativePositionFromJSON, relativePositionToJSON } from '@tandem/protocol'
 import { afterEach, describe, expect, it } from 'vitest'
 import * as awarenessProtocol from 'y-protocols/awareness'
 import * as Y from 'yjs'
 import { type AwarenessBinding, bindAwareness } from './bind-awareness.js'
-import { relativePositionFromJSON, relativePositionToJSON } from './relative-json.js'
 
 const cleanups: Array<() => void> = []
 afterEach(() => {
@@ -135,7 +135,7 @@ describe('relative positions as JSON', () => {
   })
 
   it('skips malformed selections and odd user fields of a peer', async () => {
-    const { readSelections, readUser } = await import('./awareness-fields.js')
+    const { readSelections, readUser } = await import('@tandem/protocol')
     const good = {
       anchor: { tname: 'text', item: null, type: null, assoc: 0 },
       head: { tname: 'text' },

@@ -1,9 +1,9 @@
 import type { Point } from '@tandem/editor'
+import { MAX_REMOTE_SELECTIONS } from '@tandem/protocol'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import * as awarenessProtocol from 'y-protocols/awareness'
 import * as Y from 'yjs'
 import { Random, seeds } from '../../../testing/random.js'
-import { MAX_REMOTE_SELECTIONS } from './awareness-fields.js'
 import { CollabNetwork, type TestPeer } from './testing/collab-network.js'
 
 /** The selections `peer` has locally, in the order it publishes them (primary last). */

@@ -20,16 +20,11 @@ import type {
   RemoteUser,
   TextEditor,
 } from '@tandem/editor'
+import { type RelativeSelection, readSelections, readUser } from '@tandem/protocol'
 import { CompositeDisposable, type Disposable, Emitter, Range } from '@tandem/text'
 import type { Awareness } from 'y-protocols/awareness'
 import type * as Y from 'yjs'
-import {
-  type CollabUser,
-  isSameUser,
-  type RelativeSelection,
-  readSelections,
-  readUser,
-} from './awareness-fields.js'
+import { type CollabUser, isSameUser } from './peers.js'
 
 /** What awareness reports in a `change` event. */
 interface AwarenessChanges {
