@@ -3,7 +3,7 @@
  * browser synced directly over BroadcastChannel and, when asked, its document kept in
  * IndexedDB for offline work.
  */
-import type { Range, RemoteCursor, TextEditor } from '@tandem/editor'
+import type { Range, TextEditor } from '@tandem/editor'
 import { MessageType, readSessionAnswer, sessionRequest, tokenMessage } from '@tandem/protocol'
 import { CompositeDisposable, type Disposable, Emitter } from '@tandem/text'
 import { IndexeddbPersistence } from 'y-indexeddb'
@@ -20,7 +20,7 @@ import {
   probeConnection,
 } from './auth-failure.js'
 import { type AwarenessBinding, bindAwareness } from './bind-awareness.js'
-import type { CollabUser } from './peers.js'
+import type { CollabUser, RemoteCursor } from './peers.js'
 import { restoreSession } from './session.js'
 
 /** `WebSocket.OPEN`, the same in browsers and in the `ws` package. */
@@ -98,7 +98,7 @@ export interface CollabConnection {
   readonly whenSynced: Promise<void>
   /** Resolves once the document kept in IndexedDB has loaded (at once without `offline`). */
   readonly whenLoaded: Promise<void>
-  /** The other peers, as `editor.getRemoteCursors()` lists them (empty without an editor). */
+  /** The other peers shown in the editor, with their selections (empty without an editor). */
   getRemoteCursors(): RemoteCursor[]
   /** Calls `callback` with every new status. */
   onDidChangeStatus(callback: (status: ConnectionStatus) => void): Disposable

@@ -36,7 +36,12 @@ export {
   connect,
   type WebSocketClass,
 } from './connect.js'
-export { type CollabUser, isSameUser } from './peers.js'
+export {
+  type CollabUser,
+  isSameUser,
+  type RemoteCursor,
+  type RemoteUser,
+} from './peers.js'
 export { REMOTE_CARET_CLASS, REMOTE_SELECTION_CLASS, RemoteCursors } from './remote-cursors.js'
 export {
   type PublishTiming,

@@ -49,7 +49,7 @@ const pair = (text: string) => {
 
 describe('y-codemirror.next awareness interop', () => {
   it("shows a peer's cursor written as y-codemirror.next writes it", () => {
-    const { editor, tandemAwareness, otherDoc, otherAwareness, send } = pair('hello world')
+    const { editor, binding, tandemAwareness, otherDoc, otherAwareness, send } = pair('hello world')
     const ytext = otherDoc.getText('text')
     ytext.insert(11, '!')
     // y-codemirror.next puts Y.RelativePosition objects in the state; JSON carries their fields.
@@ -64,7 +64,7 @@ describe('y-codemirror.next awareness interop', () => {
     })
     send(otherAwareness, tandemAwareness)
     expect(editor.getText()).toBe('hello world!')
-    const [remote] = editor.getRemoteCursors()
+    const [remote] = binding.getRemoteCursors()
     expect(remote?.user.name).toBe('cm user')
     expect(remote?.selections.map((s) => s.range.toString())).toEqual(['[(0, 6) - (0, 11)]'])
     expect(editor.getDecorations({ type: 'highlight' })[0]?.getProperties().color).toBe('#30bced33')
@@ -72,7 +72,7 @@ describe('y-codemirror.next awareness interop', () => {
     // Its caret stays on its text while the Tandem user types before it.
     editor.setCursorBufferPosition([0, 0])
     editor.insertText('oh, ')
-    expect(editor.getRemoteCursors()[0]?.selections[0]?.range.toString()).toBe(
+    expect(binding.getRemoteCursors()[0]?.selections[0]?.range.toString()).toBe(
       '[(0, 10) - (0, 15)]',
     )
   })

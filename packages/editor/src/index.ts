@@ -59,8 +59,6 @@ export { Selection, type SelectionRangeChangeEvent, type SetRangeOptions } from 
 export type { InsertTextOptions, WriteOptions } from './selection-edits.js'
 export {
   type AutoscrollRequest,
-  type RemoteCursor,
-  type RemoteUser,
   TextEditor,
   type TextEditorOptions,
 } from './text-editor.js'
