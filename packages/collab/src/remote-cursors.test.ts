@@ -1,5 +1,5 @@
 import type { Point } from '@tandem/editor'
-import { MAX_REMOTE_SELECTIONS } from '@tandem/protocol'
+import { MAX_REMOTE_SELECTIONS, MAX_USER_ID_LENGTH } from '@tandem/protocol'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import * as awarenessProtocol from 'y-protocols/awareness'
 import * as Y from 'yjs'
@@ -110,6 +110,19 @@ describe('remote carets and selections', () => {
     ])
     const classes = a.editor.getDecorations({ type: 'cursor' }).map((d) => d.getProperties().class)
     expect(classes).toContain('remote-cursor own-tab')
+  })
+
+  it('knows its own tabs by any id a server accepts, however long', () => {
+    const id = `${'a'.repeat(MAX_USER_ID_LENGTH - 12)}@example.org`
+    const ada = { name: 'Ada', color: '#d33', id }
+    network = new CollabNetwork(2, new Random(4), {
+      text: 'abc',
+      users: [ada, { ...ada, name: 'Ada (laptop)' }],
+    })
+    const [a] = network.peers as [TestPeer]
+    const [tab] = a.binding.getRemoteCursors()
+    expect(tab?.user.id).toBe(id)
+    expect(tab?.ownTab).toBe(true)
   })
 
   it('waits for text it does not have yet, then shows the caret on it', () => {

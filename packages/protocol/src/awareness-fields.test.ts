@@ -164,6 +164,12 @@ describe('readUser', () => {
     }
     expect(readUser({ user: hostile }, 7)).toEqual({ name: 'x'.repeat(100), color: '#888888' })
   })
+
+  it('keeps an id as long as a server accepts whole, and cuts a longer one there', () => {
+    const id = 'i'.repeat(MAX_USER_ID_LENGTH)
+    expect(readUser({ user: { name: 'Ada', color: '#d33', id } }, 7).id).toBe(id)
+    expect(readUser({ user: { name: 'Ada', color: '#d33', id: `${id}more` } }, 7).id).toBe(id)
+  })
 })
 
 describe('readUserId', () => {

@@ -96,11 +96,18 @@ export const readSelections = (state: Readonly<Record<string, unknown>>): Relati
   return read
 }
 
+/**
+ * The longest user id: a server keeps sessions under ids up to this long, and a reader keeps
+ * this much of a peer's id, so a user's tabs know each other by any id a server accepts.
+ */
+export const MAX_USER_ID_LENGTH = 256
+
 const COLOR = /^#[0-9a-fA-F]{3,8}$|^[a-z]+$|^(rgb|hsl)a?\([0-9., %]+\)$/
 
 /**
  * A peer's user from its awareness state, with safe defaults for missing or odd fields (a
- * name is cut to 100 characters; a color must be a CSS hex, name, rgb() or hsl() color).
+ * name is cut to 100 characters, an id to `MAX_USER_ID_LENGTH`; a color must be a CSS hex,
+ * name, rgb() or hsl() color).
  *
  * @example readUser({ user: { name: 'Ada', color: '#d33' } }, 7).name // => 'Ada'
  */
@@ -119,7 +126,7 @@ export const readUser = (
   const color = typeof user.color === 'string' && COLOR.test(user.color) ? user.color : '#888888'
   const colorLight =
     typeof user.colorLight === 'string' && COLOR.test(user.colorLight) ? user.colorLight : undefined
-  const id = typeof user.id === 'string' ? user.id.slice(0, 200) : undefined
+  const id = typeof user.id === 'string' ? user.id.slice(0, MAX_USER_ID_LENGTH) : undefined
   return {
     name,
     color,
@@ -127,9 +134,6 @@ export const readUser = (
     ...(id === undefined ? {} : { id }),
   }
 }
-
-/** The longest user id a server keeps a session under. */
-export const MAX_USER_ID_LENGTH = 256
 
 /**
  * `value` when it can name a user (a string of 1 to `MAX_USER_ID_LENGTH` characters), else
