@@ -84,6 +84,7 @@ import { connect, type CollabConnection } from '@tandem/collab'
 import { DisplayLayer } from '@tandem/display'
 import { TextEditor } from '@tandem/editor'
 import { loadLanguage, type SyntaxNode } from '@tandem/language'
+import { type AwarenessFields, MessageType, readSelections } from '@tandem/protocol'
 import { SqliteStore, TandemServer } from '@tandem/server'
 import { Point } from '@tandem/text'
 import { EditorView } from '@tandem/view'
@@ -91,8 +92,9 @@ import { EditorView } from '@tandem/view'
 export const editor: TextEditor = new TextEditor({ buffer: new TextBuffer() })
 export const display: DisplayLayer = editor.displayLayer
 export const point: Point = new Point(0, 0)
-export const parts = [connect, loadLanguage, SqliteStore, TandemServer, EditorView]
-export type Parts = CollabConnection | SyntaxNode
+export const parts = [connect, loadLanguage, readSelections, SqliteStore, TandemServer, EditorView]
+export const session: number = MessageType.session
+export type Parts = CollabConnection | SyntaxNode | AwarenessFields
 `
 
 const TSCONFIG = {
@@ -191,9 +193,17 @@ describe('the packages from another project', () => {
     )
     const packed = readdirSync(tarballs).filter((name) => name.endsWith('.tgz'))
     expect(packed.sort()).toEqual(
-      ['buffer', 'collab', 'display', 'editor', 'language', 'server', 'text', 'view'].map(
-        (name) => `tandem-${name}-0.1.0.tgz`,
-      ),
+      [
+        'buffer',
+        'collab',
+        'display',
+        'editor',
+        'language',
+        'protocol',
+        'server',
+        'text',
+        'view',
+      ].map((name) => `tandem-${name}-0.1.0.tgz`),
     )
 
     mkdirSync(project, { recursive: true })

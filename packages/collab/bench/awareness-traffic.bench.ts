@@ -21,8 +21,8 @@ import * as Y from 'yjs'
 import { defineSuite, type SuiteBuilder } from '../../../bench/harness.js'
 import { TEXT_NAME } from '../../../bench/peers.js'
 import { loadTrace, type TracePatch } from '../../../bench/traces.js'
-import type { CollabUser } from '../src/awareness-fields.js'
 import { type AwarenessBinding, bindAwareness } from '../src/bind-awareness.js'
+import type { CollabUser } from '../src/peers.js'
 
 /** The trace whose first patches are typed. */
 const TRACE = 'automerge-paper'

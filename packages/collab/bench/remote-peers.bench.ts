@@ -231,8 +231,8 @@ function closeViewer({ editor, awareness, remote }: ViewerState): void {
 }
 
 /** Throws unless every peer is shown where Yjs resolves its relative positions. */
-function checkViewer({ doc, editor, awareness }: ViewerState): void {
-  const shown = editor.getRemoteCursors()
+function checkViewer({ doc, editor, awareness, remote }: ViewerState): void {
+  const shown = remote.getRemoteCursors()
   if (shown.length !== awareness.getStates().size - 1)
     throw new Error(`${shown.length} peers shown, ${awareness.getStates().size - 1} expected`)
   const buffer = editor.getBuffer()

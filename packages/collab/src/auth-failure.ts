@@ -11,6 +11,8 @@
  * an address the server refuses, a server that takes no WebSockets there, a server error.
  */
 
+import { AUTH_CLOSE_CODES, UPGRADE_PROBE_ACCEPT } from '@tandem/protocol'
+
 /** Why the server would not let this client in. */
 export interface AuthFailure {
   /** The server's words, e.g. `'token expired'`. */
@@ -40,16 +42,6 @@ export interface ConnectFailure {
   /** The HTTP status of the answer, when there was one. */
   readonly status?: number
 }
-
-/**
- * The `Accept` header of the HTTP question a client asks after a failed upgrade: a Tandem
- * server answers it with the status and reason it gave the upgrade (a safelisted header, so a
- * browser sends it across origins without a preflight).
- */
-export const UPGRADE_PROBE_ACCEPT = 'text/plain; tandem=upgrade-probe'
-
-/** WebSocket close codes that mean "not allowed": 4000 plus the HTTP statuses 401 and 403. */
-export const AUTH_CLOSE_CODES: ReadonlySet<number> = new Set([4401, 4403])
 
 const AUTH_STATUSES: ReadonlySet<number> = new Set([401, 403])
 

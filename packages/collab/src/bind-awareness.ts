@@ -1,10 +1,10 @@
 /**
  * `bindAwareness`: an editor's own selections out to an awareness, other peers' in.
  */
-import type { RemoteCursor, TextEditor } from '@tandem/editor'
+import type { TextEditor } from '@tandem/editor'
 import type { Disposable, DisposableLike } from '@tandem/text'
 import type { Awareness } from 'y-protocols/awareness'
-import type { CollabUser } from './awareness-fields.js'
+import type { CollabUser, RemoteCursor } from './peers.js'
 import { RemoteCursors } from './remote-cursors.js'
 import { SelectionPublisher, type SelectionPublisherOptions } from './selection-publisher.js'
 
@@ -20,7 +20,7 @@ export interface AwarenessBinding extends DisposableLike {
   readonly editor: TextEditor
   /** The awareness the selections travel through. */
   readonly awareness: Awareness
-  /** The other peers, as `editor.getRemoteCursors()` lists them. */
+  /** The other peers shown in the editor, with their selections where they are now. */
   getRemoteCursors(): RemoteCursor[]
   /** Calls `callback` after remote carets or selections shown in the editor changed. */
   onDidChangeRemoteCursors(callback: () => void): Disposable
@@ -37,7 +37,7 @@ export interface AwarenessBinding extends DisposableLike {
  *
  * @example
  * const binding = bindAwareness(editor, provider.awareness, { user: { name: 'Ada', color: '#d33' } })
- * editor.getRemoteCursors() // => [{ clientId, user, ownTab, selections: [{ range, reversed }] }]
+ * binding.getRemoteCursors() // => [{ clientId, user, ownTab, selections: [{ range, reversed }] }]
  */
 export const bindAwareness = (
   editor: TextEditor,

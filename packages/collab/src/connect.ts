@@ -3,12 +3,13 @@
  * browser synced directly over BroadcastChannel and, when asked, its document kept in
  * IndexedDB for offline work.
  */
-import type { Range, RemoteCursor, TextEditor } from '@tandem/editor'
+import type { Range, TextEditor } from '@tandem/editor'
+import { MessageType, readSessionAnswer, sessionRequest, tokenMessage } from '@tandem/protocol'
 import { CompositeDisposable, type Disposable, Emitter } from '@tandem/text'
 import { IndexeddbPersistence } from 'y-indexeddb'
 import * as authProtocol from 'y-protocols/auth'
 import { Awareness } from 'y-protocols/awareness'
-import { messageAuth, WebsocketProvider } from 'y-websocket'
+import { WebsocketProvider } from 'y-websocket'
 import type * as Y from 'yjs'
 import {
   AuthError,
@@ -18,10 +19,9 @@ import {
   type ConnectFailure,
   probeConnection,
 } from './auth-failure.js'
-import type { CollabUser } from './awareness-fields.js'
 import { type AwarenessBinding, bindAwareness } from './bind-awareness.js'
-import { readSessionAnswer, restoreSession, SESSION_MESSAGE, sessionRequest } from './session.js'
-import { tokenMessage } from './token-message.js'
+import type { CollabUser, RemoteCursor } from './peers.js'
+import { restoreSession } from './session.js'
 
 /** `WebSocket.OPEN`, the same in browsers and in the `ws` package. */
 const OPEN = 1
@@ -98,7 +98,7 @@ export interface CollabConnection {
   readonly whenSynced: Promise<void>
   /** Resolves once the document kept in IndexedDB has loaded (at once without `offline`). */
   readonly whenLoaded: Promise<void>
-  /** The other peers, as `editor.getRemoteCursors()` lists them (empty without an editor). */
+  /** The other peers shown in the editor, with their selections (empty without an editor). */
   getRemoteCursors(): RemoteCursor[]
   /** Calls `callback` with every new status. */
   onDidChangeStatus(callback: (status: ConnectionStatus) => void): Disposable
@@ -356,12 +356,12 @@ class Connection implements CollabConnection {
     provider.on('sync', onSync)
     provider.on('connection-close', onClose)
     // y-websocket only logs a refused update; tell the application instead.
-    provider.messageHandlers[messageAuth] = (_encoder, decoder) => {
+    provider.messageHandlers[MessageType.auth] = (_encoder, decoder) => {
       authProtocol.readAuthMessage(decoder, this.doc, (_doc, reason) => {
         this.emitter.emit('did-deny-update', reason)
       })
     }
-    provider.messageHandlers[SESSION_MESSAGE] = (_encoder, decoder) => {
+    provider.messageHandlers[MessageType.session] = (_encoder, decoder) => {
       const { session } = readSessionAnswer(decoder)
       if (session !== null) void this.whenSynced.then(() => this.restore(session))
     }

@@ -8,20 +8,22 @@
  */
 export {
   AUTH_CLOSE_CODES,
+  type AwarenessSelection,
+  type IdJSON,
+  MAX_REMOTE_SELECTIONS,
+  type RelativePositionJSON,
+  type RelativeSelection,
+  readSelections,
+  readUser,
+  relativePositionFromJSON,
+  relativePositionToJSON,
+} from '@tandem/protocol'
+export {
   AuthError,
   type AuthFailure,
   ConnectError,
   type ConnectFailure,
 } from './auth-failure.js'
-export {
-  type AwarenessSelection,
-  type CollabUser,
-  isSameUser,
-  MAX_REMOTE_SELECTIONS,
-  type RelativeSelection,
-  readSelections,
-  readUser,
-} from './awareness-fields.js'
 export {
   type AwarenessBinding,
   type BindAwarenessOptions,
@@ -35,11 +37,11 @@ export {
   type WebSocketClass,
 } from './connect.js'
 export {
-  type IdJSON,
-  type RelativePositionJSON,
-  relativePositionFromJSON,
-  relativePositionToJSON,
-} from './relative-json.js'
+  type CollabUser,
+  isSameUser,
+  type RemoteCursor,
+  type RemoteUser,
+} from './peers.js'
 export { REMOTE_CARET_CLASS, REMOTE_SELECTION_CLASS, RemoteCursors } from './remote-cursors.js'
 export {
   type PublishTiming,

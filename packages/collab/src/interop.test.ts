@@ -4,11 +4,11 @@
  * y-protocols' awareness encoding), and a peer that reads Tandem's `cursor` field as it does.
  */
 import { TextEditor } from '@tandem/editor'
+import { relativePositionFromJSON, relativePositionToJSON } from '@tandem/protocol'
 import { afterEach, describe, expect, it } from 'vitest'
 import * as awarenessProtocol from 'y-protocols/awareness'
 import * as Y from 'yjs'
 import { type AwarenessBinding, bindAwareness } from './bind-awareness.js'
-import { relativePositionFromJSON, relativePositionToJSON } from './relative-json.js'
 
 const cleanups: Array<() => void> = []
 afterEach(() => {
@@ -49,7 +49,7 @@ const pair = (text: string) => {
 
 describe('y-codemirror.next awareness interop', () => {
   it("shows a peer's cursor written as y-codemirror.next writes it", () => {
-    const { editor, tandemAwareness, otherDoc, otherAwareness, send } = pair('hello world')
+    const { editor, binding, tandemAwareness, otherDoc, otherAwareness, send } = pair('hello world')
     const ytext = otherDoc.getText('text')
     ytext.insert(11, '!')
     // y-codemirror.next puts Y.RelativePosition objects in the state; JSON carries their fields.
@@ -64,7 +64,7 @@ describe('y-codemirror.next awareness interop', () => {
     })
     send(otherAwareness, tandemAwareness)
     expect(editor.getText()).toBe('hello world!')
-    const [remote] = editor.getRemoteCursors()
+    const [remote] = binding.getRemoteCursors()
     expect(remote?.user.name).toBe('cm user')
     expect(remote?.selections.map((s) => s.range.toString())).toEqual(['[(0, 6) - (0, 11)]'])
     expect(editor.getDecorations({ type: 'highlight' })[0]?.getProperties().color).toBe('#30bced33')
@@ -72,7 +72,7 @@ describe('y-codemirror.next awareness interop', () => {
     // Its caret stays on its text while the Tandem user types before it.
     editor.setCursorBufferPosition([0, 0])
     editor.insertText('oh, ')
-    expect(editor.getRemoteCursors()[0]?.selections[0]?.range.toString()).toBe(
+    expect(binding.getRemoteCursors()[0]?.selections[0]?.range.toString()).toBe(
       '[(0, 10) - (0, 15)]',
     )
   })
@@ -135,7 +135,7 @@ describe('relative positions as JSON', () => {
   })
 
   it('skips malformed selections and odd user fields of a peer', async () => {
-    const { readSelections, readUser } = await import('./awareness-fields.js')
+    const { readSelections, readUser } = await import('@tandem/protocol')
     const good = {
       anchor: { tname: 'text', item: null, type: null, assoc: 0 },
       head: { tname: 'text' },

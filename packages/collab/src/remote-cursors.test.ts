@@ -1,9 +1,9 @@
 import type { Point } from '@tandem/editor'
+import { MAX_REMOTE_SELECTIONS, MAX_USER_ID_LENGTH } from '@tandem/protocol'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import * as awarenessProtocol from 'y-protocols/awareness'
 import * as Y from 'yjs'
 import { Random, seeds } from '../../../testing/random.js'
-import { MAX_REMOTE_SELECTIONS } from './awareness-fields.js'
 import { CollabNetwork, type TestPeer } from './testing/collab-network.js'
 
 /** The selections `peer` has locally, in the order it publishes them (primary last). */
@@ -19,7 +19,7 @@ const localSelections = (peer: TestPeer) => {
 
 /** How `viewer` shows `peer`'s selections. */
 const shownSelections = (viewer: TestPeer, peer: TestPeer) => {
-  const remote = viewer.editor.getRemoteCursors().find((c) => c.clientId === peer.doc.clientID)
+  const remote = viewer.binding.getRemoteCursors().find((c) => c.clientId === peer.doc.clientID)
   return (remote?.selections ?? []).map(({ range, reversed }) => ({
     range: range.toString(),
     reversed,
@@ -48,7 +48,7 @@ describe('remote carets and selections', () => {
       ],
     ])
     network.deliverAll()
-    const [remote] = a.editor.getRemoteCursors()
+    const [remote] = a.binding.getRemoteCursors()
     expect(remote?.clientId).toBe(b.doc.clientID)
     expect(remote?.user).toEqual({ name: 'user 1', color: '#3a3' })
     expect(remote?.ownTab).toBe(false)
@@ -62,7 +62,7 @@ describe('remote carets and selections', () => {
     ])
     expect(highlights[0]?.getProperties().color).toBe('#3a3')
     // The local editor's own cursor is not among the remote ones.
-    expect(b.editor.getRemoteCursors().map((c) => c.clientId)).toEqual([a.doc.clientID])
+    expect(b.binding.getRemoteCursors().map((c) => c.clientId)).toEqual([a.doc.clientID])
   })
 
   it('keeps remote carets on their text through edits, and moves them as their peer moves', () => {
@@ -85,14 +85,14 @@ describe('remote carets and selections', () => {
   it('removes a peer that leaves, that clears its cursor, or whose binding is disposed', () => {
     network = new CollabNetwork(3, new Random(3), { text: 'abc' })
     const [a, b, c] = network.peers as [TestPeer, TestPeer, TestPeer]
-    expect(a.editor.getRemoteCursors()).toHaveLength(2)
+    expect(a.binding.getRemoteCursors()).toHaveLength(2)
     b.binding.dispose()
     expect(b.awareness.getLocalState()?.cursor).toBeNull()
     network.deliverAll()
-    expect(a.editor.getRemoteCursors().map((r) => r.clientId)).toEqual([c.doc.clientID])
+    expect(a.binding.getRemoteCursors().map((r) => r.clientId)).toEqual([c.doc.clientID])
     awarenessProtocol.removeAwarenessStates(c.awareness, [c.doc.clientID], 'test')
     network.deliverAll()
-    expect(a.editor.getRemoteCursors()).toEqual([])
+    expect(a.binding.getRemoteCursors()).toEqual([])
     expect(a.editor.getDecorations({ class: 'remote-cursor' })).toEqual([])
   })
 
@@ -103,13 +103,26 @@ describe('remote carets and selections', () => {
       users: [ada, { ...ada, name: 'Ada (laptop)' }, { name: 'Bob', color: '#33d', id: 'bob' }],
     })
     const [a] = network.peers as [TestPeer]
-    const tabs = a.editor.getRemoteCursors().map((r) => [r.user.name, r.ownTab])
+    const tabs = a.binding.getRemoteCursors().map((r) => [r.user.name, r.ownTab])
     expect(tabs).toEqual([
       ['Ada (laptop)', true],
       ['Bob', false],
     ])
     const classes = a.editor.getDecorations({ type: 'cursor' }).map((d) => d.getProperties().class)
     expect(classes).toContain('remote-cursor own-tab')
+  })
+
+  it('knows its own tabs by any id a server accepts, however long', () => {
+    const id = `${'a'.repeat(MAX_USER_ID_LENGTH - 12)}@example.org`
+    const ada = { name: 'Ada', color: '#d33', id }
+    network = new CollabNetwork(2, new Random(4), {
+      text: 'abc',
+      users: [ada, { ...ada, name: 'Ada (laptop)' }],
+    })
+    const [a] = network.peers as [TestPeer]
+    const [tab] = a.binding.getRemoteCursors()
+    expect(tab?.user.id).toBe(id)
+    expect(tab?.ownTab).toBe(true)
   })
 
   it('waits for text it does not have yet, then shows the caret on it', () => {
@@ -144,12 +157,12 @@ describe('remote carets and selections', () => {
       meta.lastUpdated -= ms
       vi.advanceTimersByTime(3_000)
     }
-    expect(a.editor.getRemoteCursors()).toHaveLength(1)
+    expect(a.binding.getRemoteCursors()).toHaveLength(1)
     network.disconnect(b)
     silentFor(20_000)
-    expect(a.editor.getRemoteCursors()).toHaveLength(1)
+    expect(a.binding.getRemoteCursors()).toHaveLength(1)
     silentFor(11_000)
-    expect(a.editor.getRemoteCursors()).toEqual([])
+    expect(a.binding.getRemoteCursors()).toEqual([])
     expect(a.editor.getDecorations({ class: 'remote-cursor' })).toEqual([])
     network.reconnect(b)
     b.editor.setCursorBufferPosition([0, 2])

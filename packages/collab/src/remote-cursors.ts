@@ -12,24 +12,12 @@
  */
 
 import type { BufferChangeEvent } from '@tandem/buffer'
-import type {
-  Decoration,
-  DisplayMarker,
-  DisplayMarkerLayer,
-  RemoteCursor,
-  RemoteUser,
-  TextEditor,
-} from '@tandem/editor'
+import type { Decoration, DisplayMarker, DisplayMarkerLayer, TextEditor } from '@tandem/editor'
+import { type RelativeSelection, readSelections, readUser } from '@tandem/protocol'
 import { CompositeDisposable, type Disposable, Emitter, Range } from '@tandem/text'
 import type { Awareness } from 'y-protocols/awareness'
 import type * as Y from 'yjs'
-import {
-  type CollabUser,
-  isSameUser,
-  type RelativeSelection,
-  readSelections,
-  readUser,
-} from './awareness-fields.js'
+import { type CollabUser, isSameUser, type RemoteCursor, type RemoteUser } from './peers.js'
 
 /** What awareness reports in a `change` event. */
 interface AwarenessChanges {
@@ -100,7 +88,6 @@ export class RemoteCursors {
     awareness.doc.on('afterTransaction', this.onTransaction)
     this.subscriptions.add(
       editor.getBuffer().onDidChange((event) => this.textChanged(event)),
-      editor.addRemoteCursorSource(() => this.getRemoteCursors()),
       editor.onDidDestroy(() => this.dispose()),
     )
     this.awarenessChanged({ added: [...awareness.getStates().keys()], updated: [], removed: [] })

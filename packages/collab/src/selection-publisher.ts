@@ -6,14 +6,14 @@
  */
 import type { TextBuffer } from '@tandem/buffer'
 import type { Selection, TextEditor } from '@tandem/editor'
-import { CompositeDisposable } from '@tandem/text'
-import type { Awareness } from 'y-protocols/awareness'
 import {
   type AwarenessSelection,
-  type CollabUser,
   MAX_REMOTE_SELECTIONS,
-} from './awareness-fields.js'
-import { relativePositionToJSON } from './relative-json.js'
+  relativePositionToJSON,
+} from '@tandem/protocol'
+import { CompositeDisposable } from '@tandem/text'
+import type { Awareness } from 'y-protocols/awareness'
+import type { CollabUser } from './peers.js'
 
 /** The awareness fields a publisher writes. */
 interface PublishedFields {

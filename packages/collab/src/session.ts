@@ -6,34 +6,7 @@
  * relative positions, so they land on the same text whatever others did meanwhile.
  */
 import { Range, type TextEditor } from '@tandem/editor'
-import * as decoding from 'lib0/decoding'
-import * as encoding from 'lib0/encoding'
-import { readSelections } from './awareness-fields.js'
-
-/** The message type of a session request and its answer (as `@tandem/server` numbers it). */
-export const SESSION_MESSAGE = 100
-
-/**
- * A request for the session of the connection's user. `user` names that user only when the
- * server did not authenticate the connection (with a token, the token's user is used).
- *
- * @example provider.ws.send(sessionRequest('ada@example.org'))
- */
-export const sessionRequest = (user: string): Uint8Array => {
-  const encoder = encoding.createEncoder()
-  encoding.writeVarUint(encoder, SESSION_MESSAGE)
-  encoding.writeVarString(encoder, user)
-  return encoding.toUint8Array(encoder)
-}
-
-/** The server's answer, read after its type: the user it is for and the session (or null). */
-export const readSessionAnswer = (
-  decoder: decoding.Decoder,
-): { readonly user: string; readonly session: string | null } => {
-  const user = decoding.readVarString(decoder)
-  const session = decoding.readVarString(decoder)
-  return { user, session: session === '' ? null : session }
-}
+import { readSelections } from '@tandem/protocol'
 
 /**
  * Selects in `editor` what the session `json` holds (the primary selection last, as in

@@ -8,7 +8,7 @@ import {
 } from '@tandem/language'
 import {
   CompositeDisposable,
-  Disposable,
+  type Disposable,
   Emitter,
   Point,
   type PointLike,
@@ -32,41 +32,6 @@ import { SelectionSet } from './selection-set.js'
 import { DEFAULT_NON_WORD_CHARACTERS } from './words.js'
 
 /**
- * Another peer as an editor shows it: its awareness client id, its user (`name`, `color`,
- * `colorLight`), whether it is this user in another tab or window, and its selections in
- * this editor's buffer (the last one is its primary selection; an empty range is a caret).
- *
- * @example { clientId: 42, user: { name: 'Ada', color: '#d33' }, ownTab: false, selections: [...] }
- */
-export interface RemoteCursor {
-  /** The peer's Yjs awareness client id. */
-  readonly clientId: number
-  /** Who the peer is. */
-  readonly user: RemoteUser
-  /** True when it is this user in another tab or window. */
-  readonly ownTab: boolean
-  /** Its selections in this buffer; the last is its primary one, and an empty range is a caret. */
-  readonly selections: ReadonlyArray<{
-    /** The selected range, in buffer coordinates. */
-    readonly range: Range
-    /** Whether its caret is at the start. */
-    readonly reversed: boolean
-  }>
-}
-
-/** Who a remote peer is, as its awareness says: a name and colors, maybe an id. */
-export interface RemoteUser {
-  /** Shown beside the caret. */
-  readonly name: string
-  /** The caret's CSS color. */
-  readonly color: string
-  /** The selection's CSS color, when the peer gave one. */
-  readonly colorLight?: string
-  /** Names the person across tabs, when the peer gave one. */
-  readonly id?: string
-}
-
-/**
  * The editor's state and its plainest queries: the text, screen coordinates, settings,
  * language, markers and decorations, scroll requests and its lifetime. The layers above add
  * cursors and selections, commands and text changes.
@@ -87,7 +52,6 @@ export class EditorBase {
   /** @internal */ protected readonly emitter = new Emitter<EditorEvents>()
   private readonly subscriptions = new CompositeDisposable()
   private readonly decorations = new DecorationSet()
-  private readonly remoteCursorSources = new Set<() => readonly RemoteCursor[]>()
   private readonly clipboard: Clipboard
   private languageMode: LanguageMode
   private readonly indentation: IndentationDetection
@@ -536,29 +500,6 @@ export class EditorBase {
   /** The decorations whose properties include every entry of `filter`. */
   getDecorations(filter?: Partial<DecorationProperties>): Decoration[] {
     return this.decorations.getDecorations(filter)
-  }
-
-  /**
-   * The carets and selections of the other peers editing this document, as this editor shows
-   * them: what the sources added with `addRemoteCursorSource` (`@tandem/collab`'s
-   * `bindAwareness` is one) report. Empty when nothing is shared.
-   *
-   * @example editor.getRemoteCursors().map((peer) => peer.user.name)
-   */
-  getRemoteCursors(): RemoteCursor[] {
-    const cursors: RemoteCursor[] = []
-    for (const source of this.remoteCursorSources) cursors.push(...source())
-    return cursors
-  }
-
-  /**
-   * Adds a source of remote carets for `getRemoteCursors`; disposing removes it.
-   *
-   * @example const source = editor.addRemoteCursorSource(() => binding.remoteCursors())
-   */
-  addRemoteCursorSource(source: () => readonly RemoteCursor[]): Disposable {
-    this.remoteCursorSources.add(source)
-    return new Disposable(() => this.remoteCursorSources.delete(source))
   }
 
   /** Calls `callback` with each new decoration. */

@@ -39,7 +39,6 @@ export {
   DisplayMarkerLayer,
   type FindDisplayMarkersParams,
 } from './display-marker.js'
-export type { RemoteCursor, RemoteUser } from './editor-base.js'
 export type {
   AutoscrollRequest,
   EditorInsertTextOptions,

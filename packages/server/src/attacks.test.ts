@@ -5,9 +5,9 @@
  * read-only updates sent over and over.
  */
 import type { IncomingMessage } from 'node:http'
+import { MessageType } from '@tandem/protocol'
 import { describe, expect, it, vi } from 'vitest'
 import * as Y from 'yjs'
-import { MessageType } from './protocol.js'
 import { type Authorize, AuthRefusal } from './tandem-server.js'
 import {
   askForAwareness,

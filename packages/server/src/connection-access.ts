@@ -7,21 +7,8 @@
  * first (a message of type `MessageType.token`), which then decides the connection's role and
  * expiry. A fresh token must be for the same user: a connection never changes hands.
  */
+import { OTHER_USER_REASON } from '@tandem/protocol'
 import type { Role } from './room.js'
-
-/** WebSocket close codes for access that ended or was refused: 4000 plus the HTTP status. */
-export const AuthCloseCode = {
-  /** The token expired, or one handed over is not valid (as HTTP 401). */
-  unauthorized: 4401,
-  /** A token handed over is valid but does not open this room for this user (as HTTP 403). */
-  forbidden: 4403,
-} as const
-
-/** The close reason of a connection whose token expired. */
-export const TOKEN_EXPIRED_REASON = 'token expired'
-
-/** The close reason of a connection handed a token of another user. */
-export const OTHER_USER_REASON = 'the token is for another user'
 
 /** The longest delay a Node timer takes; later expiries are reached in steps. */
 const MAX_TIMER_MS = 2 ** 31 - 1

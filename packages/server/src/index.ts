@@ -6,6 +6,8 @@
  *
  * @module @tandem/server
  */
+
+export { AuthCloseCode, MessageType, TOKEN_EXPIRED_REASON } from '@tandem/protocol'
 export {
   type TokenAuth,
   type TokenAuthOptions,
@@ -24,9 +26,7 @@ export {
   type VerifyOptions,
   verifyToken,
 } from './auth/tokens.js'
-export { AuthCloseCode, TOKEN_EXPIRED_REASON } from './connection-access.js'
 export type { Counter, Histogram, Labels, Metric } from './metrics.js'
-export { MessageType } from './protocol.js'
 export { RATE_LIMIT_REASON, type RateLimitKind, type RateLimits } from './rate-limit.js'
 export {
   CloseCode,

@@ -2,7 +2,7 @@
  * A room's awareness: who is here and where their carets are, as y-protocols' `Awareness`
  * holds it, with the rules the server adds before a state is applied.
  *
- * - Every state is checked first (see awareness-update.ts): one peer's state is sent to every
+ * - Every state is checked first (`readAwarenessUpdate` of `@tandem/protocol`): one peer's state is sent to every
  *   peer that joins, so it must never be able to make a join fail.
  * - A client id belongs to the first connection that set a state for it, until that state is
  *   removed (the connection leaves, or the state times out). Another connection may change it
@@ -18,15 +18,15 @@
  *   for its own connections; through this instance, it shows again once its old state has
  *   timed out here.
  */
-import * as awarenessProtocol from 'y-protocols/awareness'
-import type * as Y from 'yjs'
 import {
   type AwarenessEntry,
   type AwarenessLimits,
   AwarenessRefusal,
   encodeAwarenessEntries,
   readAwarenessUpdate,
-} from './awareness-update.js'
+} from '@tandem/protocol'
+import * as awarenessProtocol from 'y-protocols/awareness'
+import type * as Y from 'yjs'
 import type { Peer } from './room.js'
 
 /** Bounds on the awareness states a room applies; a state over one closes its sender. */

@@ -4,12 +4,14 @@
  * updates Yjs holds pending are never sent; a listener that throws is not a storage failure.
  * A real SQLite store under a `HeldStore`, and recording peers.
  */
+
+import { MessageType } from '@tandem/protocol'
 import * as decoding from 'lib0/decoding'
 import * as encoding from 'lib0/encoding'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import * as syncProtocol from 'y-protocols/sync'
 import * as Y from 'yjs'
-import { MessageType, updateMessage } from './protocol.js'
+import { updateMessage } from './protocol.js'
 import { CloseCode, Room, type RoomEvents, type RoomOptions } from './room.js'
 import { type Relay, RelayKind } from './scale/relay.js'
 import { SqliteStore } from './storage/sqlite-store.js'

@@ -12,16 +12,23 @@
  * before it loads, publishes each update once stored, and applies what other instances publish
  * (they stored it in the shared store) without storing it again. Awareness goes both ways.
  */
+import {
+  AwarenessRefusal,
+  MessageType,
+  permissionDeniedMessage,
+  READ_ONLY_REASON,
+  readSessionRequest,
+  readUserId,
+  sessionAnswer,
+  sessionFromState,
+  usableUserId,
+} from '@tandem/protocol'
 import * as decoding from 'lib0/decoding'
 import * as syncProtocol from 'y-protocols/sync'
 import * as Y from 'yjs'
 import { AppendQueue, type StoredUpdate } from './append-queue.js'
-import { AwarenessRefusal } from './awareness-update.js'
 import {
   awarenessUpdateMessage,
-  MessageType,
-  permissionDeniedMessage,
-  sessionMessage,
   syncStep1Message,
   syncStep2Message,
   updateMessage,
@@ -34,7 +41,7 @@ import {
   type ShownState,
 } from './room-awareness.js'
 import { type Relay, RelayKind, type RelayListener, type RelaySubscription } from './scale/relay.js'
-import { claimedUser, RoomSessions, sessionFromState, usableUser } from './sessions.js'
+import { RoomSessions } from './sessions.js'
 import type { DocumentStore, LogSize, StoredDocument } from './storage/document-store.js'
 import { holdsUpdate, pendingBytes } from './yjs-store.js'
 
@@ -150,8 +157,6 @@ const FROM_STORE = Symbol('from store')
 
 /** Who caused a change another instance made: already stored there, relayed here locally. */
 const FROM_RELAY = Symbol('from another instance')
-
-const READ_ONLY_REASON = 'read-only: this connection may not edit the document'
 
 /**
  * One document and its peers.
@@ -297,7 +302,7 @@ export class Room {
         )
         return
       case MessageType.session:
-        this.answerSession(peer, decoding.readVarString(decoder))
+        this.answerSession(peer, readSessionRequest(decoder))
         return
       default:
         // Auth messages from clients and unknown types carry nothing for the server.
@@ -368,9 +373,9 @@ export class Room {
 
   /** Sends `peer` its user's last session (an empty one when it has no user or none is kept). */
   private answerSession(peer: Peer, claimed: string): void {
-    const user = peer.user ?? usableUser(claimed)
+    const user = peer.user ?? usableUserId(claimed)
     if (user === null) {
-      peer.send(sessionMessage('', null))
+      peer.send(sessionAnswer('', null))
       return
     }
     this.sessions
@@ -380,7 +385,7 @@ export class Room {
         return null
       })
       .then((session) => {
-        if (!this.closed && this.peers.has(peer)) peer.send(sessionMessage(user, session))
+        if (!this.closed && this.peers.has(peer)) peer.send(sessionAnswer(user, session))
       })
   }
 
@@ -391,7 +396,7 @@ export class Room {
    */
   private recordSessions(peer: Peer, shown: readonly ShownState[]): void {
     for (const { state } of shown) {
-      const claimed = claimedUser(state)
+      const claimed = readUserId(state)
       if (peer.user !== undefined && claimed !== null && claimed !== peer.user) continue
       const user = peer.user ?? claimed
       const session = user === null ? null : sessionFromState(state)

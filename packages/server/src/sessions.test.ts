@@ -6,19 +6,18 @@
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { MessageType } from '@tandem/protocol'
 import Database from 'better-sqlite3'
 import * as decoding from 'lib0/decoding'
 import * as encoding from 'lib0/encoding'
 import { afterAll, afterEach, describe, expect, it, vi } from 'vitest'
 import { WebSocket } from 'ws'
 import * as Y from 'yjs'
-import { MessageType } from './protocol.js'
 import {
   MAX_CACHED_SESSIONS,
   RoomSessions,
   SESSION_WRITE_BURST,
   SESSION_WRITES_PER_SECOND,
-  sessionFromState,
 } from './sessions.js'
 import { SqliteStore } from './storage/sqlite-store.js'
 import { type Authorize, AuthRefusal, TandemServer } from './tandem-server.js'
@@ -266,16 +265,5 @@ describe('RoomSessions', () => {
     expect(sessions.record('other', '{}', {})).toBe(true)
     await sessions.close()
     await store.close()
-  })
-})
-
-describe('sessionFromState', () => {
-  it('takes selections, else the cursor, and nothing else', () => {
-    const s = { anchor: { a: 1 }, head: { h: 2 } }
-    expect(sessionFromState({ selections: [s, s] })).toBe(JSON.stringify({ selections: [s, s] }))
-    expect(sessionFromState({ cursor: s, name: 'x' })).toBe(JSON.stringify({ selections: [s] }))
-    expect(sessionFromState({ cursor: null })).toBeNull()
-    expect(sessionFromState({ selections: [] })).toBeNull()
-    expect(sessionFromState({ selections: ['x'.repeat(2 ** 21)] })).toBeNull()
   })
 })

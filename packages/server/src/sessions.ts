@@ -5,19 +5,11 @@
  * A session is taken from the user's awareness state, whose `selections` (or, from editors
  * that publish one selection, `cursor`) hold Yjs relative positions: they name characters,
  * not offsets, so they stay on the same text whatever others insert or delete meanwhile.
- * The server keeps them as they are, in a small JSON document `{"selections": [...]}`.
+ * The server keeps them as they are, in a small JSON document `{"selections": [...]}`
+ * (`sessionFromState` of `@tandem/protocol`, which also defines the messages that ask for one).
  */
 import { TokenBucket } from './rate-limit.js'
 import type { DocumentStore } from './storage/document-store.js'
-
-/** At most this many selections are kept per session (awareness states are untrusted). */
-export const MAX_SESSION_SELECTIONS = 10_000
-
-/** A session's JSON may be at most this many UTF-16 units; a larger one is not kept. */
-export const MAX_SESSION_LENGTH = 1024 * 1024
-
-/** The longest user id a session is kept under. */
-export const MAX_USER_LENGTH = 256
 
 /** How long a changed session waits before it is written, so a moving caret is one write. */
 const SAVE_DELAY_MS = 2_000
@@ -38,38 +30,6 @@ export const SESSION_WRITES_PER_SECOND = 2
 
 /** The sessions a room keeps in memory (all unsaved ones, and the latest saved ones). */
 export const MAX_CACHED_SESSIONS = 1_000
-
-/**
- * The session an awareness state describes, as the JSON the server keeps, or null when the
- * state shows no selection (or one too large to keep).
- *
- * @example sessionFromState({ cursor: { anchor, head } }) // => '{"selections":[{"anchor":…}]}'
- */
-export const sessionFromState = (state: Readonly<Record<string, unknown>>): string | null => {
-  const { selections, cursor } = state
-  const entries = Array.isArray(selections)
-    ? selections.slice(0, MAX_SESSION_SELECTIONS)
-    : typeof cursor === 'object' && cursor !== null
-      ? [cursor]
-      : []
-  if (entries.length === 0) return null
-  const json = JSON.stringify({ selections: entries })
-  return json.length > MAX_SESSION_LENGTH ? null : json
-}
-
-/**
- * The user id an awareness state claims (`user.id`), or null. Used only for connections the
- * server did not authenticate; an authenticated connection's user comes from its token.
- */
-export const claimedUser = (state: Readonly<Record<string, unknown>>): string | null => {
-  const { user } = state
-  if (typeof user !== 'object' || user === null) return null
-  return usableUser((user as Record<string, unknown>).id)
-}
-
-/** `value` when it can name a user (a string of 1 to 256 characters), else null. */
-export const usableUser = (value: unknown): string | null =>
-  typeof value === 'string' && value.length > 0 && value.length <= MAX_USER_LENGTH ? value : null
 
 /** What a room's sessions report (failed writes are logged, never thrown). */
 export interface SessionEvents {

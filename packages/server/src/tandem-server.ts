@@ -6,14 +6,17 @@ import { once } from 'node:events'
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import type { AddressInfo, Socket } from 'node:net'
 import type { Duplex } from 'node:stream'
-import * as decoding from 'lib0/decoding'
-import { type WebSocket, WebSocketServer } from 'ws'
 import {
   AuthCloseCode,
-  ConnectionAccess,
-  checkAccess,
+  MessageType,
+  messageTypeOf,
+  readTokenMessage,
   TOKEN_EXPIRED_REASON,
-} from './connection-access.js'
+  UPGRADE_PROBE_ACCEPT,
+} from '@tandem/protocol'
+import * as decoding from 'lib0/decoding'
+import { type WebSocket, WebSocketServer } from 'ws'
+import { ConnectionAccess, checkAccess } from './connection-access.js'
 import { ConnectionLimits, clientAddress, type LimitRefusal } from './connection-limits.js'
 import { METRICS_CONTENT_TYPE } from './metrics.js'
 import {
@@ -22,7 +25,6 @@ import {
   headerTimeouts,
   PendingSockets,
 } from './pending-sockets.js'
-import { MessageType } from './protocol.js'
 import {
   RATE_LIMIT_REASON,
   RateLimiter,
@@ -174,13 +176,6 @@ export interface TandemServerOptions {
 
 /** Where rooms are when the server also serves a web app: `ws://host/ws/<room>`. */
 export const ROOM_PATH = '/ws/'
-
-/**
- * The `Accept` header of the HTTP question a client (`@tandem/collab`'s `connect`) asks after
- * a WebSocket upgrade that failed: it is answered with the status and reason the upgrade got,
- * even on a path the web app would otherwise answer.
- */
-export const UPGRADE_PROBE_ACCEPT = 'text/plain; tandem=upgrade-probe'
 
 const SILENT: Logger = { info() {}, warn() {}, error() {}, debug() {} }
 
@@ -605,7 +600,7 @@ export class TandemServer {
     try {
       const decoder = decoding.createDecoder(data)
       decoding.readVarUint(decoder)
-      token = decoding.readVarString(decoder)
+      token = readTokenMessage(decoder)
     } catch (error) {
       this.logger.warn({ room, err: error }, 'malformed message')
       this.metrics.malformedCloses.inc()
@@ -737,13 +732,4 @@ const roomOf = (
     return { reason: error instanceof Error ? error.message : String(error) }
   }
   return { room }
-}
-
-/** The type of a message, or -1 when it has none (the room then refuses it as malformed). */
-const messageTypeOf = (data: Uint8Array): number => {
-  try {
-    return decoding.readVarUint(decoding.createDecoder(data))
-  } catch {
-    return -1
-  }
 }

@@ -36,6 +36,6 @@ installProbe({
     editor.setCursorBufferPosition([row, column])
     view.focus()
   },
-  remotePeers: () => editor.getRemoteCursors().length,
+  remotePeers: () => connection.getRemoteCursors().length,
   ready: Promise.all([connection.whenSynced, loadLanguage('javascript')]).then(() => {}),
 })

@@ -7,8 +7,8 @@ import { TextEditor } from '@tandem/editor'
 import * as awarenessProtocol from 'y-protocols/awareness'
 import * as Y from 'yjs'
 import type { Random } from '../../../../testing/random.js'
-import type { CollabUser } from '../awareness-fields.js'
 import { type AwarenessBinding, bindAwareness } from '../bind-awareness.js'
+import type { CollabUser } from '../peers.js'
 
 /** One simulated peer. */
 export interface TestPeer {

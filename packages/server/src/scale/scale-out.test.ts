@@ -3,13 +3,14 @@
  * and its own `RedisRelay` on one prefix, against a real PostgreSQL and Redis, with stock
  * y-websocket clients on loopback.
  */
+
+import { MessageType } from '@tandem/protocol'
 import { Redis } from 'ioredis'
 import * as decoding from 'lib0/decoding'
 import { afterAll, afterEach, describe, expect, it, vi } from 'vitest'
 import type { WebSocket } from 'ws'
 import * as awarenessProtocol from 'y-protocols/awareness'
 import * as Y from 'yjs'
-import { MessageType } from '../protocol.js'
 import { Room } from '../room.js'
 import { PostgresStore } from '../storage/postgres-store.js'
 import { SqliteStore } from '../storage/sqlite-store.js'

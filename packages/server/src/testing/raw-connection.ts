@@ -3,11 +3,11 @@
  * client no library would be: one that never reads, floods, or sends what it should not.
  */
 import { once } from 'node:events'
+import { MessageType } from '@tandem/protocol'
 import * as encoding from 'lib0/encoding'
 import { WebSocket } from 'ws'
 import * as syncProtocol from 'y-protocols/sync'
 import * as Y from 'yjs'
-import { MessageType } from '../protocol.js'
 
 /** An open raw connection and what happened to it. */
 export interface RawConnection {

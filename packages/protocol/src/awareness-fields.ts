@@ -8,10 +8,28 @@
  *   other bindings ignore it).
  *
  * Anchors and heads are relative positions in their full JSON form (see relative-json.ts).
+ * A peer's state comes from the network: the readers here take what is well-formed and leave
+ * the rest, and never throw.
  */
-import type { RemoteUser } from '@tandem/editor'
 import type * as Y from 'yjs'
 import { type RelativePositionJSON, relativePositionFromJSON } from './relative-json.js'
+
+/**
+ * Who a peer is, as its awareness `user` field says. `id` tells the user's own other tabs
+ * apart from other people; without it, the same name and color do.
+ *
+ * @example { name: 'Ada', color: '#d33', colorLight: '#d333', id: 'ada@example.org' }
+ */
+export interface AwarenessUser {
+  /** Shown beside the caret. */
+  readonly name: string
+  /** The caret's CSS color, e.g. `#d33`. */
+  readonly color: string
+  /** The selection's CSS color, usually `color` made translucent; `color` is used when absent. */
+  readonly colorLight?: string
+  /** Names the person across tabs and reconnections, so their tabs know each other. */
+  readonly id?: string
+}
 
 /** A selection in awareness: where it starts (`anchor`) and where its caret is (`head`). */
 export interface AwarenessSelection {
@@ -22,20 +40,17 @@ export interface AwarenessSelection {
 }
 
 /**
- * Who the local user is, published as the awareness `user` field. `id` tells the user's own
- * other tabs apart from other people; without it, the same name and color do.
+ * The fields of an awareness state Tandem writes; a state may hold others too.
  *
- * @example { name: 'Ada', color: '#d33', colorLight: '#d333', id: 'ada@example.org' }
+ * @example awareness.setLocalStateField('selections', fields.selections)
  */
-export interface CollabUser {
-  /** Shown beside the caret. */
-  readonly name: string
-  /** The caret's CSS color, e.g. `#d33`. */
-  readonly color: string
-  /** The selection's CSS color, usually `color` made translucent; `color` is used when absent. */
-  readonly colorLight?: string
-  /** Names the person across tabs and reconnections, so their tabs know each other. */
-  readonly id?: string
+export interface AwarenessFields {
+  /** Who the peer is. */
+  readonly user?: AwarenessUser
+  /** The primary selection, or null when the peer shows none. */
+  readonly cursor?: AwarenessSelection | null
+  /** Every selection, the primary one last, or null when the peer shows none. */
+  readonly selections?: readonly AwarenessSelection[] | null
 }
 
 /** A selection read from a peer's state, as relative positions. */
@@ -54,7 +69,10 @@ const readSelection = (value: unknown): RelativeSelection | null => {
   return a === null || h === null ? null : { anchor: a, head: h }
 }
 
-/** At most this many selections are taken from one peer: the state is untrusted input. */
+/**
+ * At most this many selections are taken from one peer's state (it is untrusted input): shown
+ * by editors, kept by servers as the peer's session. A publisher sends no more.
+ */
 export const MAX_REMOTE_SELECTIONS = 10_000
 
 /**
@@ -78,18 +96,25 @@ export const readSelections = (state: Readonly<Record<string, unknown>>): Relati
   return read
 }
 
+/**
+ * The longest user id: a server keeps sessions under ids up to this long, and a reader keeps
+ * this much of a peer's id, so a user's tabs know each other by any id a server accepts.
+ */
+export const MAX_USER_ID_LENGTH = 256
+
 const COLOR = /^#[0-9a-fA-F]{3,8}$|^[a-z]+$|^(rgb|hsl)a?\([0-9., %]+\)$/
 
 /**
  * A peer's user from its awareness state, with safe defaults for missing or odd fields (a
- * name is cut to 100 characters; a color must be a CSS hex, name, rgb() or hsl() color).
+ * name is cut to 100 characters, an id to `MAX_USER_ID_LENGTH`; a color must be a CSS hex,
+ * name, rgb() or hsl() color).
  *
- * @example readUser({ user: { name: 'Ada', color: '#d33' } }).name // => 'Ada'
+ * @example readUser({ user: { name: 'Ada', color: '#d33' } }, 7).name // => 'Ada'
  */
 export const readUser = (
   state: Readonly<Record<string, unknown>>,
   clientId: number,
-): RemoteUser => {
+): AwarenessUser => {
   const user = (typeof state.user === 'object' && state.user !== null ? state.user : {}) as Record<
     string,
     unknown
@@ -101,7 +126,7 @@ export const readUser = (
   const color = typeof user.color === 'string' && COLOR.test(user.color) ? user.color : '#888888'
   const colorLight =
     typeof user.colorLight === 'string' && COLOR.test(user.colorLight) ? user.colorLight : undefined
-  const id = typeof user.id === 'string' ? user.id.slice(0, 200) : undefined
+  const id = typeof user.id === 'string' ? user.id.slice(0, MAX_USER_ID_LENGTH) : undefined
   return {
     name,
     color,
@@ -111,12 +136,23 @@ export const readUser = (
 }
 
 /**
- * Whether `remote` is the same person as `local`: the same `id` when the local user has one,
- * else the same name and color.
+ * `value` when it can name a user (a string of 1 to `MAX_USER_ID_LENGTH` characters), else
+ * null.
  *
- * @example isSameUser({ name: 'Ada', color: '#d33' }, { name: 'Ada', color: '#d33' }) // => true
+ * @example usableUserId('ada@example.org') // => 'ada@example.org'
  */
-export const isSameUser = (local: CollabUser, remote: RemoteUser): boolean =>
-  local.id !== undefined
-    ? remote.id === local.id
-    : remote.name === local.name && remote.color === local.color
+export const usableUserId = (value: unknown): string | null =>
+  typeof value === 'string' && value.length > 0 && value.length <= MAX_USER_ID_LENGTH ? value : null
+
+/**
+ * The user id an awareness state claims (`user.id`, when usable), or null. A server trusts it
+ * only for connections it did not authenticate; an authenticated connection's user comes from
+ * its token.
+ *
+ * @example readUserId({ user: { name: 'Ada', color: '#d33', id: 'ada' } }) // => 'ada'
+ */
+export const readUserId = (state: Readonly<Record<string, unknown>>): string | null => {
+  const { user } = state
+  if (typeof user !== 'object' || user === null) return null
+  return usableUserId((user as Record<string, unknown>).id)
+}

@@ -1,5 +1,5 @@
 /**
- * Awareness updates as the server checks them before applying them: y-protocols' encoding
+ * Awareness updates as a server checks them before applying them: y-protocols' encoding
  * (a count, then per client its id, its clock and its state as JSON text, `null` for a
  * removal), read entry by entry, each state bounded in size and nesting and required to
  * encode again. A state the server applies is sent to every peer joining the room, so one that
@@ -10,7 +10,9 @@ import * as encoding from 'lib0/encoding'
 
 /** One client's entry in an awareness update. */
 export interface AwarenessEntry {
+  /** The awareness client id. */
   readonly client: number
+  /** The state's clock: a newer state has a higher one. */
   readonly clock: number
   /** The state, or null when the client leaves. */
   readonly state: Readonly<Record<string, unknown>> | null
@@ -34,6 +36,7 @@ export class AwarenessRefusal extends Error {
   override readonly name = 'AwarenessRefusal'
 
   constructor(
+    /** `malformed`: the update does not decode; `policy`: it breaks a bound. */
     readonly kind: 'malformed' | 'policy',
     message: string,
   ) {

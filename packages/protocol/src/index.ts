@@ -1,0 +1,55 @@
+/**
+ * @tandem/protocol: what Tandem adds to the y-websocket wire protocol, in one place for both
+ * ends (`@tandem/collab` and `@tandem/server`): the message types, the session and token
+ * messages, the codes and reasons of refused access, the awareness fields (`user`, `cursor`,
+ * `selections`) with the readers and checks of untrusted awareness states, and the limits
+ * both ends apply. Pure functions over lib0's encoders and decoders.
+ *
+ * @module @tandem/protocol
+ */
+export {
+  AUTH_CLOSE_CODES,
+  AuthCloseCode,
+  OTHER_USER_REASON,
+  permissionDeniedMessage,
+  READ_ONLY_REASON,
+  TOKEN_EXPIRED_REASON,
+  UPGRADE_PROBE_ACCEPT,
+} from './access.js'
+export {
+  type AwarenessFields,
+  type AwarenessSelection,
+  type AwarenessUser,
+  MAX_REMOTE_SELECTIONS,
+  MAX_USER_ID_LENGTH,
+  type RelativeSelection,
+  readSelections,
+  readUser,
+  readUserId,
+  usableUserId,
+} from './awareness-fields.js'
+export {
+  type AwarenessEntry,
+  type AwarenessLimits,
+  AwarenessRefusal,
+  encodeAwarenessEntries,
+  jsonDepth,
+  readAwarenessUpdate,
+} from './awareness-update.js'
+export { MessageType, messageTypeOf } from './message-type.js'
+export {
+  type IdJSON,
+  type RelativePositionJSON,
+  relativePositionFromJSON,
+  relativePositionToJSON,
+} from './relative-json.js'
+export {
+  MAX_SESSION_LENGTH,
+  readSessionAnswer,
+  readSessionRequest,
+  type SessionAnswer,
+  sessionAnswer,
+  sessionFromState,
+  sessionRequest,
+} from './session-message.js'
+export { readTokenMessage, tokenMessage } from './token-message.js'
