@@ -8,7 +8,6 @@ import {
   beginningOfPreviousParagraph,
   paragraphRangeAtRow,
 } from './paragraphs.js'
-import type { Selection } from './selection.js'
 import {
   beginningOfCurrentWord,
   beginningOfNextWord,
@@ -36,6 +35,14 @@ export interface CursorPositionChangeEvent {
   textChanged: boolean
   /** The cursor that moved. */
   cursor: Cursor
+}
+
+/** What a cursor needs of the set holding it: its selection's part, without naming it. */
+export interface CursorOwner {
+  /** Whether `cursor` is the most recently added one. */
+  isLastCursor(cursor: Cursor): boolean
+  /** Empties `cursor`'s selection. */
+  clearSelection(cursor: Cursor, options?: { autoscroll?: boolean }): void
 }
 
 /** Options of the word queries. */
@@ -68,8 +75,6 @@ interface Events {
  * @example const cursor = editor.getLastCursor(); cursor.moveToEndOfWord(); cursor.getBufferPosition()
  */
 export class Cursor {
-  /** The selection this cursor is the head of (set by the selection). */
-  selection: Selection | null = null
   /** The screen column kept across vertical moves (package internal). */
   goalColumn: number | null = null
   /** Set once the cursor's marker is destroyed. */
@@ -86,6 +91,7 @@ export class Cursor {
     private readonly context: EditorContext,
     /** The marker of its selection: the cursor is at its head. */
     readonly marker: DisplayMarker,
+    private readonly owner: CursorOwner,
   ) {}
 
   /** Destroys the cursor with its selection. */
@@ -243,7 +249,7 @@ export class Cursor {
 
   /** Whether this is the most recently added cursor. */
   isLastCursor(): boolean {
-    return this.selection?.isLastSelection() ?? false
+    return this.owner.isLastCursor(this)
   }
 
   // Moving
@@ -490,7 +496,7 @@ export class Cursor {
 
   /** Empties the cursor's selection. */
   clearSelection(options?: { autoscroll?: boolean }): void {
-    this.selection?.clear(options)
+    this.owner.clearSelection(this, options)
   }
 
   /** The pattern of a word at the cursor (see `wordRegExp` in words.ts). */

@@ -8,7 +8,7 @@ import {
   Range,
   type RangeLike,
 } from '@tandem/text'
-import { Cursor, type CursorPositionChangeEvent } from './cursor.js'
+import { Cursor, type CursorOwner, type CursorPositionChangeEvent } from './cursor.js'
 import { type DisplayMarker, DisplayMarkerLayer } from './display-marker.js'
 import type { EditorContext } from './editor-context.js'
 import { Selection } from './selection.js'
@@ -56,6 +56,10 @@ export class SelectionSet {
   private readonly emitter = new Emitter<Events>()
   private readonly subscriptions = new CompositeDisposable()
   private readonly owner: SelectionOwner
+  private readonly cursorOwner: CursorOwner = {
+    isLastCursor: (cursor) => cursor === this.getLastCursor(),
+    clearSelection: (cursor, options) => cursor.selection?.clear(options),
+  }
   /** True inside a `change` scope: merging waits for its end. */
   private changing = false
   /** False while no two selections can overlap (just after a full merge, with no change since). */
@@ -334,7 +338,7 @@ export class SelectionSet {
   }
 
   private adopt(marker: DisplayMarker): void {
-    const cursor = new Cursor(this.context, marker)
+    const cursor = new Cursor(this.context, marker, this.cursorOwner)
     this.cursors.push(cursor)
     const selection = new Selection(this.context, this.owner, marker, cursor)
     cursor.selection = selection

@@ -14,6 +14,14 @@ import {
 } from './indentation-edits.js'
 import { toggleRowComments } from './line-comments.js'
 import { SelectionBase } from './selection-base.js'
+
+declare module './cursor.js' {
+  interface Cursor {
+    /** The selection this cursor is the head of (its caret's selection). */
+    selection: Selection | null
+  }
+}
+
 import type { ClipboardPiece, InsertTextOptions, WriteOptions } from './write-options.js'
 
 const NON_WHITESPACE = /\S/

@@ -27,7 +27,7 @@ import {
 } from '@tandem/protocol'
 import * as awarenessProtocol from 'y-protocols/awareness'
 import type * as Y from 'yjs'
-import type { Peer } from './room.js'
+import type { Peer } from './peer.js'
 
 /** Bounds on the awareness states a room applies; a state over one closes its sender. */
 export interface AwarenessStateLimits {
