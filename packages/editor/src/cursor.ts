@@ -75,7 +75,7 @@ interface Events {
  * @example const cursor = editor.getLastCursor(); cursor.moveToEndOfWord(); cursor.getBufferPosition()
  */
 export class Cursor {
-  /** The screen column kept across vertical moves (package internal). */
+  /** @internal The screen column kept across vertical moves. */
   goalColumn: number | null = null
   /** Set once the cursor's marker is destroyed. */
   destroyed = false

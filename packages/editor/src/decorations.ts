@@ -157,14 +157,14 @@ export class DecorationSet {
     return this.emitter.on('did-update-decorations', callback)
   }
 
-  /** Forgets a destroyed decoration (package internal). */
+  /** @internal Forgets a destroyed decoration. */
   remove(decoration: Decoration): void {
     if (!this.decorations.delete(decoration)) return
     this.emitter.emit('did-remove-decoration', decoration)
     this.didUpdate()
   }
 
-  /** Tells listeners something changed (package internal). */
+  /** @internal Tells listeners something changed. */
   didUpdate(): void {
     this.emitter.emit('did-update-decorations')
   }

@@ -62,8 +62,8 @@ export class DisplayMarker {
   /** The id, shared with the buffer marker. */
   readonly id: number
   /**
-   * The object the marker stands for, set by its owner (package internal: the editor finds a
-   * selection from its marker without a map of its own).
+   * @internal The object the marker stands for, set by its owner: the editor finds a selection
+   * from its marker without a map of its own.
    */
   owner: unknown = null
   private emitter: Emitter<MarkerEvents> | null = null
@@ -108,7 +108,7 @@ export class DisplayMarker {
     this.layer.watch()
   }
 
-  /** Whether the marker reports its changes (package internal). */
+  /** @internal Whether the marker reports its changes. */
   isObserved(): boolean {
     return this.seenHeadBuffer !== null
   }
@@ -228,7 +228,7 @@ export class DisplayMarker {
     return this.layer.displayLayer.translateBufferPosition(this.getEndBufferPosition(), options)
   }
 
-  /** Emits a change event when the marker moved since the last one (package internal). */
+  /** @internal Emits a change event when the marker moved since the last one. */
   notifyObservers(textChanged: boolean): void {
     const oldHeadBuffer = this.seenHeadBuffer
     if (oldHeadBuffer === null || this.isDestroyed()) return
@@ -263,7 +263,7 @@ export class DisplayMarker {
     this.emitter?.emit('did-change', change)
   }
 
-  /** Called by the layer when the buffer marker is destroyed (package internal). */
+  /** @internal Called by the layer when the buffer marker is destroyed. */
   didDestroyBufferMarker(): void {
     this.layer.reportMarkerDestroyed(this)
     this.emitter?.emit('did-destroy')
@@ -374,7 +374,7 @@ export class DisplayMarkerLayer {
     return marker === undefined ? undefined : this.wrap(marker)
   }
 
-  /** The display marker of `marker`, one of this layer's buffer markers. */
+  /** @internal The display marker of `marker`, one of this layer's buffer markers. */
   markerFor(marker: Marker): DisplayMarker {
     return this.wrap(marker)
   }
@@ -418,12 +418,12 @@ export class DisplayMarkerLayer {
     return this.emitter.on('did-destroy-marker', callback)
   }
 
-  /** Tells layer listeners that a marker changed (package internal). */
+  /** @internal Tells layer listeners that a marker changed. */
   reportMarkerChange(marker: DisplayMarker, change: DisplayMarkerChangeEvent): void {
     this.emitter.emit('did-change-marker', { marker, change })
   }
 
-  /** Tells layer listeners that a marker was destroyed (package internal). */
+  /** @internal Tells layer listeners that a marker was destroyed. */
   reportMarkerDestroyed(marker: DisplayMarker): void {
     this.emitter.emit('did-destroy-marker', marker)
   }
@@ -433,7 +433,7 @@ export class DisplayMarkerLayer {
     return this.emitter.on('did-create-marker', callback)
   }
 
-  /** Tells observed markers to report screen moves (after folds or settings changed). */
+  /** @internal Tells observed markers to report screen moves (after folds or settings changed). */
   notifyObserversIfMarkerScreenPositionsChanged(): void {
     // Remaps are rare and most layers with observed markers observe all of them, so a pass
     // over the layer costs less than a second index of the observed ones.
@@ -443,7 +443,7 @@ export class DisplayMarkerLayer {
     }
   }
 
-  /** Counts a marker that started to observe its changes (package internal). */
+  /** @internal Counts a marker that started to observe its changes. */
   watch(): void {
     this.observedCount++
   }

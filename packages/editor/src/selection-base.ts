@@ -459,7 +459,7 @@ export class SelectionBase {
     return this.goalScreenRange ?? this.getScreenRange()
   }
 
-  /** Forgets word/line-wise extension once the range moved away (package internal). */
+  /** Forgets word/line-wise extension once the range moved away (a view calls it when a drag ends). */
   finalize(): void {
     if (
       this.initialScreenRange === null ||
@@ -487,7 +487,7 @@ export class SelectionBase {
 
   // Internals
 
-  /** Runs `change` with the tail planted, so cursor moves extend the selection (package internal). */
+  /** @internal Runs `change` with the tail planted, so cursor moves extend the selection. */
   modifySelection(change: () => void): void {
     this.retainSelection = true
     this.marker.plantTail()
@@ -495,7 +495,7 @@ export class SelectionBase {
     this.retainSelection = false
   }
 
-  /** Turns a marker change into cursor and selection events (package internal). */
+  /** @internal Turns a marker change into cursor and selection events. */
   markerDidChange(event: DisplayMarkerChangeEvent): void {
     const { oldHeadBufferPosition, oldTailBufferPosition, newHeadBufferPosition } = event
     const { oldHeadScreenPosition, oldTailScreenPosition, newHeadScreenPosition } = event
@@ -523,7 +523,7 @@ export class SelectionBase {
     this.owner.selectionRangeChanged(changed)
   }
 
-  /** Forgets the selection once its marker is destroyed (package internal). */
+  /** @internal Forgets the selection once its marker is destroyed. */
   markerDidDestroy(): void {
     if (this.owner.isDestroyed()) return
     this.destroyed = true
