@@ -46,10 +46,12 @@ export interface SelectionOwner {
   getLastSelection(): SelectionBase
   /** Whether the editor is gone (a destroyed editor reports nothing more). */
   isDestroyed(): boolean
-  /** Called after the head moved on screen. */
-  cursorMoved(event: CursorPositionChangeEvent): void
-  /** Called after the range changed. */
-  selectionRangeChanged(event: SelectionRangeChangeEvent): void
+  /** Whether anyone listens to the set's cursor moves or range changes. */
+  listens(kind: 'cursor' | 'range'): boolean
+  /** Called after the head moved on screen (with no event when nobody `listens`). */
+  cursorMoved(event: CursorPositionChangeEvent | null): void
+  /** Called after the range changed (with no event when nobody `listens`). */
+  selectionRangeChanged(event: SelectionRangeChangeEvent | null): void
   /** Called when the selection's marker is destroyed, before its destroy events. */
   removeSelection(selection: SelectionBase): void
   /** Adds a selection for a screen range; returns it (or the one it merged into). */
@@ -497,21 +499,36 @@ export class SelectionBase {
 
   /** @internal Turns a marker change into cursor and selection events. */
   markerDidChange(event: DisplayMarkerChangeEvent): void {
-    const { oldHeadBufferPosition, oldTailBufferPosition, newHeadBufferPosition } = event
-    const { oldHeadScreenPosition, oldTailScreenPosition, newHeadScreenPosition } = event
+    const { oldHeadScreenPosition, newHeadScreenPosition } = event
     if (!oldHeadScreenPosition.isEqual(newHeadScreenPosition)) {
       this.cursor.goalColumn = null
-      const moved = {
-        oldBufferPosition: oldHeadBufferPosition,
-        oldScreenPosition: oldHeadScreenPosition,
-        newBufferPosition: newHeadBufferPosition,
-        newScreenPosition: newHeadScreenPosition,
-        textChanged: event.textChanged,
-        cursor: this.cursor,
+      // Events are built only for listeners: a headless editor (a program, a benchmark, an
+      // agent on the server) has none, and a range event costs two screen translations.
+      if (this.cursor.emitter === null && !this.owner.listens('cursor')) {
+        this.owner.cursorMoved(null)
+      } else {
+        const moved = {
+          oldBufferPosition: event.oldHeadBufferPosition,
+          oldScreenPosition: oldHeadScreenPosition,
+          newBufferPosition: event.newHeadBufferPosition,
+          newScreenPosition: newHeadScreenPosition,
+          textChanged: event.textChanged,
+          cursor: this.cursor,
+        }
+        this.cursor.emitter?.emit('did-change-position', moved)
+        this.owner.cursorMoved(moved)
       }
-      this.cursor.emitter?.emit('did-change-position', moved)
-      this.owner.cursorMoved(moved)
     }
+    this.rangeChanged(event)
+  }
+
+  private rangeChanged(event: DisplayMarkerChangeEvent): void {
+    if (this.emitter === null && !this.owner.listens('range')) {
+      this.owner.selectionRangeChanged(null)
+      return
+    }
+    const { oldHeadBufferPosition, oldTailBufferPosition } = event
+    const { oldHeadScreenPosition, oldTailScreenPosition } = event
     const changed: SelectionRangeChangeEvent = {
       oldBufferRange: new Range(oldHeadBufferPosition, oldTailBufferPosition),
       oldScreenRange: new Range(oldHeadScreenPosition, oldTailScreenPosition),

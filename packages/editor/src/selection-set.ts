@@ -83,14 +83,18 @@ export class SelectionSet {
     this.owner = {
       getLastSelection: () => this.getLastSelection(),
       isDestroyed: () => !this.alive,
+      listens: (kind) =>
+        this.emitter.listenerCountForEventName(
+          kind === 'cursor' ? 'did-change-cursor-position' : 'did-change-selection-range',
+        ) > 0,
       cursorMoved: (event) => {
         this.noteChange()
-        this.emitter.emit('did-change-cursor-position', event)
+        if (event !== null) this.emitter.emit('did-change-cursor-position', event)
       },
       selectionRangeChanged: (event) => {
         this.mayOverlap = true
         this.noteChange()
-        this.emitter.emit('did-change-selection-range', event)
+        if (event !== null) this.emitter.emit('did-change-selection-range', event)
       },
       removeSelection: (selection) => this.forget(selection as Selection),
       addSelectionForScreenRange: (range) => this.addForScreenRange(range),
