@@ -11,88 +11,39 @@
  * characters, emoji and proportional fonts are placed where the browser drew them. An update
  * writes the rows first, then reads positions, then writes the boxes: one layout per frame.
  */
-import { ratioForCharacter } from '@tandem/display'
 import { type AutoscrollRequest, OccurrenceSelector, type TextEditor } from '@tandem/editor'
 import { CompositeDisposable, Disposable, Point, type PointLike } from '@tandem/text'
 import { BracketHighlight } from './bracket-highlight.js'
-import { fontWidths } from './character-widths.js'
 import { ChordInput } from './chord-input.js'
 import { ClipboardEvents } from './clipboard.js'
 import { type CommandContext, EDITOR_COMMANDS } from './commands.js'
 import { DecorationWatcher, decorationBoxes } from './decorations-layer.js'
+import { EditorGutter } from './editor-gutter.js'
 import { FindBar } from './find-bar.js'
 import { GoToLineBox } from './go-to-line-box.js'
-import { Gutter } from './gutter.js'
-import { classNameForScopes, rowContent } from './highlight.js'
-import { IdleTokenizing } from './idle-tokenizing.js'
 import { TextInput } from './input.js'
-import { buildKeymap, type Keymap } from './keymap.js'
+import { buildKeymap } from './keymap.js'
 import { LinesLayer } from './lines.js'
-import { createMeasureProbe, measureText, metricsDiffer, type TextMetrics } from './measure.js'
-import { MouseInput, screenPositionForPixel } from './mouse.js'
+import type { TextMetrics } from './measure.js'
+import { MouseInput } from './mouse.js'
 import { Overlay } from './overlay.js'
-import {
-  checkDelay,
-  DEFAULT_IDLE_DELAY,
-  DEFAULT_LABEL_FADE_DELAY,
-  PeerActivity,
-} from './peer-activity.js'
+import { PeerActivity } from './peer-activity.js'
 import { PeerAnnouncer } from './peer-announcer.js'
-import { RowGeometry } from './row-geometry.js'
+import {
+  horizontalScrollFor,
+  type RowSpan,
+  rowsInSight,
+  rowsPerPage,
+  scrollVertically,
+} from './scrolling.js'
 import { installStyles } from './styles.js'
+import { SyntaxColouring } from './syntax-colouring.js'
+import { type PixelPosition, TextGeometry } from './text-geometry.js'
 import { applyTheme, assertTheme, type EditorTheme } from './theme.js'
 import { VIEW_COMMANDS, type ViewCommandHost } from './view-commands.js'
+import { checkViewOptions, type EditorViewOptions } from './view-options.js'
+import { buildViewSkeleton } from './view-skeleton.js'
 import { FontZoom } from './zoom.js'
-
-/** Options of `new EditorView`. */
-export interface EditorViewOptions {
-  /** Show the gutter with line numbers (default true). */
-  lineNumbers?: boolean
-  /** Turn the editor's soft wrap on or off; it then follows the element's width. */
-  softWrapped?: boolean
-  /** Blink the carets while focused (default true). */
-  cursorBlink?: boolean
-  /** Rows rendered beyond each edge of the visible ones (default 4). */
-  overscanRows?: number
-  /**
-   * Key bindings over Atom's defaults (`null` unbinds), e.g. `{ 'ctrl-d': 'editor:delete-line' }`;
-   * a chord's keystrokes are separated by spaces (`'ctrl-k ctrl-t': 'editor:transpose'`).
-   */
-  keymap?: Keymap
-  /**
-   * Close brackets and quotes as they are typed, and type over the closing one (default
-   * true). The bracket pair at the cursor is highlighted either way.
-   */
-  autoCloseBrackets?: boolean
-  /** The colours: `light`, `dark`, or `auto` (the default) to follow the system's preference. */
-  theme?: EditorTheme
-  /** The editor's accessible name, which screen readers say on focus (default `'Editor'`). */
-  label?: string
-  /**
-   * How long a remote peer's name label stays up after the peer moved or typed, in
-   * milliseconds (default 2000); hovering over its caret shows it again.
-   */
-  labelFadeDelay?: number
-  /**
-   * How long a remote peer goes without moving or typing before its caret dims, in
-   * milliseconds (default 30000).
-   */
-  idleDelay?: number
-}
-
-/** A pixel position in the text area (0, 0 is the top left of the first row's text). */
-export interface PixelPosition {
-  /** Pixels down from the top of the first row. */
-  readonly top: number
-  /** Pixels right from the start of the text. */
-  readonly left: number
-}
-
-/** How long an update may tokenize the rows an edit left to do, in milliseconds. */
-const TOKENIZE_MILLISECONDS_PER_FRAME = 4
-
-/** Text whose every character a monospace font draws at its average width. */
-const PRINTABLE_ASCII = /^[\x20-\x7e]*$/
 
 /** The shortest time between two updates drawn in input events, in milliseconds. */
 const INPUT_UPDATE_INTERVAL = 8
@@ -102,12 +53,6 @@ const isElement = (value: unknown): value is HTMLElement =>
   value !== null &&
   typeof (value as HTMLElement).appendChild === 'function' &&
   typeof (value as HTMLElement).ownerDocument === 'object'
-
-const div = (document: Document, className: string): HTMLDivElement => {
-  const element = document.createElement('div')
-  element.className = className
-  return element
-}
 
 /**
  * Shows `editor` in `element` (which it fills; give it a size) and takes the user's input.
@@ -122,14 +67,11 @@ export class EditorView {
   readonly element: HTMLElement
   private readonly scroller: HTMLDivElement
   private readonly content: HTMLDivElement
-  private readonly gutterElement: HTMLDivElement
   private readonly linesElement: HTMLDivElement
   private readonly compositionElement: HTMLDivElement
-  private readonly probeElement: HTMLDivElement
-  private readonly measureProbe: HTMLElement
-  private probe: RowGeometry | null = null
   private readonly lines: LinesLayer
-  private readonly gutter: Gutter
+  private readonly geometry: TextGeometry
+  private readonly gutter: EditorGutter
   private readonly highlights: Overlay
   private readonly carets: Overlay
   private readonly input: TextInput
@@ -146,34 +88,19 @@ export class EditorView {
   private readonly viewCommands: ViewCommandHost
   private occurrenceSelector: OccurrenceSelector | null = null
   private readonly brackets: BracketHighlight
-  /** Whether the pointer is over the gutter, whose foldable rows then show a fold marker. */
-  private gutterHovered = false
   private readonly subscriptions = new CompositeDisposable()
   private readonly overscan: number
   private readonly commandContext: CommandContext
-  private metrics: TextMetrics
   private frame: number | null = null
   private autoscrollRequest: AutoscrollRequest | null = null
-  private widthInChars = 0
   private contentHeight = -1
   private widestRow = 0
   private linesWidth = -1
-  private pixelRatio = 1
-  /** Whether the view gave the display layer a proportional font's character widths. */
-  private widthsSet = false
-  /** Whether the font is monospace, so an ASCII row's width is its length in characters. */
-  private monospace = false
   private inputAt = ''
   private destroyed = false
   private theme: EditorTheme
-  private languageSubscriptions: CompositeDisposable | null = null
-  private rootScopeClasses: string[] = []
-  /** Whether the rows are being rendered (tokenizing them then needs no new update). */
-  private rendering = false
   private lastInputUpdate = Number.NEGATIVE_INFINITY
-  private readonly idleTokenizing: IdleTokenizing | null
-  /** The buffer rows the rendered screen rows show, first to last. */
-  private shownBufferRows = { first: 0, last: -1 }
+  private readonly colouring: SyntaxColouring
 
   constructor(
     /** The editor shown. */
@@ -185,25 +112,8 @@ export class EditorView {
       throw new TypeError('EditorView needs a live TextEditor')
     }
     if (!isElement(element)) throw new TypeError(`EditorView needs an element, got ${element}`)
-    const overscan = options.overscanRows ?? 4
-    if (!Number.isInteger(overscan) || overscan < 0) {
-      throw new RangeError(`overscanRows must be a whole number >= 0, got ${overscan}`)
-    }
-    const label = options.label ?? 'Editor'
-    if (typeof label !== 'string' || label.trim() === '') {
-      throw new TypeError(`label must be a non-empty string, got ${String(label)}`)
-    }
-    const delays = {
-      labelFadeDelay: checkDelay(
-        'labelFadeDelay',
-        options.labelFadeDelay,
-        DEFAULT_LABEL_FADE_DELAY,
-      ),
-      idleDelay: checkDelay('idleDelay', options.idleDelay, DEFAULT_IDLE_DELAY),
-    }
+    const { overscan, label, delays, theme } = checkViewOptions(options)
     this.overscan = overscan
-    const theme = options.theme ?? 'auto'
-    assertTheme(theme)
     this.theme = theme
     this.element = element
     this.keymap = buildKeymap(options.keymap)
@@ -214,34 +124,32 @@ export class EditorView {
     applyTheme(element, theme)
     if (options.cursorBlink ?? true) element.classList.add('cursor-blink')
 
-    this.scroller = div(document, 'tandem-scroller')
-    this.content = div(document, 'tandem-content')
-    this.gutterElement = div(document, 'tandem-gutter')
-    this.linesElement = div(document, 'tandem-lines')
-    const highlightsElement = div(document, 'tandem-highlights')
-    const caretsElement = div(document, 'tandem-cursors')
-    this.compositionElement = div(document, 'tandem-composition')
-    this.compositionElement.hidden = true
-    this.probeElement = div(document, 'tandem-probe')
-    this.probeElement.setAttribute('aria-hidden', 'true')
-    if (options.lineNumbers === false) this.gutterElement.style.display = 'none'
-    // Probes measure in the text's font without widening what the scroller can scroll.
-    const measureBox = div(document, 'tandem-measure-box')
-    measureBox.append(this.probeElement)
-    this.linesElement.append(highlightsElement, caretsElement, this.compositionElement, measureBox)
-    this.content.append(this.gutterElement, this.linesElement)
-    this.scroller.append(this.content)
-    element.append(this.scroller)
-
-    this.measureProbe = createMeasureProbe(measureBox)
-    this.metrics = measureText(this.measureProbe)
-    this.pixelRatio = document.defaultView?.devicePixelRatio ?? 1
+    const skeleton = buildViewSkeleton(element, { lineNumbers: options.lineNumbers !== false })
+    this.scroller = skeleton.scroller
+    this.content = skeleton.content
+    this.linesElement = skeleton.lines
+    this.compositionElement = skeleton.composition
     const foldCharacter = editor.displayLayer.getSettings().foldCharacter
     this.lines = new LinesLayer(this.linesElement, foldCharacter)
-    this.gutter = new Gutter(this.gutterElement)
+    this.geometry = new TextGeometry({
+      editor,
+      lines: this.lines,
+      scroller: this.scroller,
+      measureBox: skeleton.measureBox,
+      probeRow: skeleton.probeRow,
+      didRemeasure: () => {
+        this.inputAt = ''
+        this.widestRow = 0
+        this.scheduleUpdate()
+      },
+    })
+    this.gutter = new EditorGutter(skeleton.gutter, editor, {
+      focus: () => this.focus(),
+      scheduleUpdate: () => this.scheduleUpdate(),
+    })
     this.gutter.setLineCount(editor.getLineCount())
-    this.highlights = new Overlay(highlightsElement)
-    this.carets = new Overlay(caretsElement)
+    this.highlights = new Overlay(skeleton.highlights)
+    this.carets = new Overlay(skeleton.carets)
     this.input = new TextInput(
       {
         editor,
@@ -258,7 +166,7 @@ export class EditorView {
     this.mouse = new MouseInput(
       {
         editor,
-        screenPositionForClientPoint: (x, y) => this.screenPositionForClientPoint(x, y),
+        screenPositionForClientPoint: (x, y) => this.geometry.screenPositionForClientPoint(x, y),
         focus: () => this.focus(),
       },
       this.linesElement,
@@ -266,7 +174,7 @@ export class EditorView {
     this.clipboard = new ClipboardEvents(editor, this.input.textarea)
     this.decorations = new DecorationWatcher(editor, () => this.scheduleUpdate())
     const window = document.defaultView
-    this.idleTokenizing = window === null ? null : new IdleTokenizing(window, editor)
+    this.colouring = new SyntaxColouring(editor, this.lines, window, () => this.scheduleUpdate())
     this.activity = new PeerActivity(document.defaultView, delays, () => this.scheduleUpdate())
     this.announcer = new PeerAnnouncer(element)
     const focusEditor = () => this.focus()
@@ -303,45 +211,18 @@ export class EditorView {
       zoom: (direction) => {
         if (direction === 'reset') this.fontZoom.reset()
         else this.fontZoom.zoom(direction)
-        this.remeasure(false)
+        this.geometry.remeasure(false)
         this.updateSync()
       },
     }
 
     const display = editor.displayLayer
-    // A click on a foldable row's number folds it; on a folded row's, unfolds it (as Atom's).
-    const onGutterDown = (event: MouseEvent) => {
-      const row = event.button === 0 ? this.gutter.foldRowAt(event.target) : null
-      if (row === null) return
-      event.preventDefault()
-      editor.toggleFoldAtBufferRow(row)
-      this.focus()
-    }
-    this.gutterElement.addEventListener('mousedown', onGutterDown)
-    const onGutterHover = (event: MouseEvent) => {
-      this.gutterHovered = event.type === 'mouseenter'
-      this.scheduleUpdate()
-    }
-    this.gutterElement.addEventListener('mouseenter', onGutterHover)
-    this.gutterElement.addEventListener('mouseleave', onGutterHover)
     const onScroll = () => this.scheduleUpdate()
     this.scroller.addEventListener('scroll', onScroll, { passive: true })
     const view = document.defaultView
     const resizeObserver =
       view?.ResizeObserver === undefined ? null : new view.ResizeObserver(() => this.didResize())
     resizeObserver?.observe(this.scroller)
-    // The probe changes size when the font does (a new family, size or line height).
-    const fontObserver =
-      view?.ResizeObserver === undefined
-        ? null
-        : new view.ResizeObserver(() => this.remeasure(false))
-    fontObserver?.observe(this.measureProbe)
-    const fonts = document.fonts
-    const onFonts = () => this.remeasure(true)
-    fonts?.addEventListener('loadingdone', onFonts)
-    // Browser zoom changes the device pixel ratio, and with it how glyphs are fitted to pixels.
-    const onWindowResize = () => this.remeasure(false)
-    view?.addEventListener('resize', onWindowResize)
     this.subscriptions.add(
       display.onDidChange((changes) => {
         this.lines.applyChanges(changes)
@@ -357,21 +238,15 @@ export class EditorView {
         this.scheduleUpdate()
       }),
       editor.onDidDestroy(() => this.destroy()),
-      editor.onDidChangeGrammar(() => this.watchLanguage()),
+      editor.onDidChangeGrammar(() => this.colouring.watchLanguage()),
       new Disposable(() => {
         this.scroller.removeEventListener('scroll', onScroll)
-        this.gutterElement.removeEventListener('mousedown', onGutterDown)
-        this.gutterElement.removeEventListener('mouseenter', onGutterHover)
-        this.gutterElement.removeEventListener('mouseleave', onGutterHover)
         resizeObserver?.disconnect()
-        fontObserver?.disconnect()
-        fonts?.removeEventListener('loadingdone', onFonts)
-        view?.removeEventListener('resize', onWindowResize)
       }),
     )
-    this.watchLanguage()
-    this.updateCharacterWidths()
-    this.updateWrapWidth()
+    this.colouring.watchLanguage()
+    this.geometry.updateCharacterWidths()
+    this.geometry.updateWrapWidth()
     if (options.softWrapped !== undefined) editor.setSoftWrapped(options.softWrapped)
     this.updateSync()
   }
@@ -474,7 +349,7 @@ export class EditorView {
    */
   setFontSize(size: number): void {
     this.fontZoom.setFontSize(size)
-    this.remeasure(false)
+    this.geometry.remeasure(false)
     this.updateSync()
   }
 
@@ -485,12 +360,12 @@ export class EditorView {
    * measured (`pixelPositionForScreenPosition`); the character width only sizes soft wrap.
    */
   getMetrics(): TextMetrics {
-    return this.metrics
+    return this.geometry.metrics
   }
 
   /** How many whole rows fit in the visible height (at least 1): the page-up/down step. */
   getRowsPerPage(): number {
-    return Math.max(1, Math.floor(this.scroller.clientHeight / this.metrics.lineHeight))
+    return rowsPerPage(this.scroller, this.geometry.metrics.lineHeight)
   }
 
   /** The screen rows that have elements now: [first, end). */
@@ -504,8 +379,9 @@ export class EditorView {
    * text (a position inside a grapheme cluster is drawn at the cluster's start).
    */
   pixelPositionForScreenPosition(position: PointLike): PixelPosition {
-    const point = this.editor.clipScreenPosition(Point.fromObject(position))
-    return { top: point.row * this.metrics.lineHeight, left: this.leftOf(point.row, point.column) }
+    return this.geometry.pixelPositionFor(
+      this.editor.clipScreenPosition(Point.fromObject(position)),
+    )
   }
 
   /**
@@ -513,9 +389,7 @@ export class EditorView {
    * it on its row (clipped to the text).
    */
   screenPositionForPixelPosition({ top, left }: PixelPosition): Point {
-    return screenPositionForPixel(this.editor, left, top, this.metrics.lineHeight, (row, x) =>
-      this.geometryOf(row).columnAt(x),
-    )
+    return this.geometry.screenPositionForPixel({ top, left })
   }
 
   /** The vertical scroll offset in pixels. */
@@ -548,9 +422,9 @@ export class EditorView {
       this.element.ownerDocument.defaultView?.cancelAnimationFrame(this.frame)
       this.frame = null
     }
-    const { editor } = this
-    if (this.gutter.setLineCount(editor.getLineCount())) this.updateWrapWidth()
-    const { lineHeight } = this.metrics
+    const { editor, geometry } = this
+    if (this.gutter.setLineCount(editor.getLineCount())) geometry.updateWrapWidth()
+    const { lineHeight, characterWidth } = geometry.metrics
     const height = editor.getScreenLineCount() * lineHeight
     if (height !== this.contentHeight) {
       this.contentHeight = height
@@ -558,75 +432,17 @@ export class EditorView {
     }
     const request = this.autoscrollRequest
     this.autoscrollRequest = null
-    if (request !== null) this.scrollVertically(request)
+    if (request !== null) scrollVertically(this.scroller, request, lineHeight)
 
     // Writes: the rows and the gutter.
     const { startRow, endRow } = this.rowsInSight()
     const screenLines = editor.displayLayer.getScreenLines(startRow, endRow)
-    const lineAt = (row: number) => screenLines[row - startRow]
-    const lastBufferRow = screenLines[screenLines.length - 1]?.bufferRange.end.row ?? 0
-    // The rows just edited get their colours now, within this frame's time for tokenizing.
-    // Rows in sight with no tokens yet (after a jump, on opening) are drawn plain and coloured
-    // in idle time, and so are the rows above the screen: no frame waits for a whole screen.
-    const mode = editor.getLanguageMode()
-    const plainRows: number[] = []
-    if (mode.tokenizeBufferRowsFor !== undefined) {
-      this.rendering = true
-      try {
-        mode.tokenizeBufferRowsFor(TOKENIZE_MILLISECONDS_PER_FRAME, lastBufferRow)
-      } finally {
-        this.rendering = false
-      }
-      this.idleTokenizing?.request(lastBufferRow)
-    }
-    this.rendering = true
-    try {
-      this.lines.render(
-        startRow,
-        endRow,
-        (row) => rowContent(editor, row, lineAt(row), plainRows),
-        lineHeight,
-      )
-    } finally {
-      this.rendering = false
-    }
-    this.shownBufferRows = {
-      first: screenLines[0]?.bufferRange.start.row ?? 0,
-      last: screenLines[screenLines.length - 1]?.bufferRange.end.row ?? -1,
-    }
-    if (plainRows.length > 0) {
-      this.idleTokenizing?.colour(plainRows, () => this.scheduleUpdate())
-    }
-    const cursorRows = new Set<number>()
-    for (const position of editor.getCursorScreenPositions()) cursorRows.add(position.row)
-    const foldCharacter = editor.displayLayer.getSettings().foldCharacter
-    this.gutter.render(
-      startRow,
-      endRow,
-      (row) => {
-        const line = lineAt(row)
-        const start = line?.bufferRange.start
-        const label = start === undefined || start.column !== 0 ? '' : String(start.row + 1)
-        return {
-          label,
-          cursorLine: cursorRows.has(row),
-          folded: line?.lineText.includes(foldCharacter) ?? false,
-          // Asked only while the pointer is over the gutter: a syntax tree's fold query per
-          // row would cost every frame (typing included) for markers no one is pointing at.
-          foldable: this.gutterHovered && label !== '' && editor.isFoldableAtBufferRow(start!.row),
-        }
-      },
-      lineHeight,
-    )
+    this.colouring.render(startRow, endRow, screenLines, lineHeight)
+    this.gutter.render(startRow, endRow, screenLines, lineHeight)
 
     // Reads: positions in the rows just laid out (a monospace font's ASCII rows need none).
-    const { characterWidth } = this.metrics
     for (let row = startRow; row < endRow; row++) {
-      const text = lineAt(row)?.lineText ?? ''
-      const width =
-        this.monospace && PRINTABLE_ASCII.test(text)
-          ? text.length * characterWidth
-          : (this.lines.geometryForRow(row)?.width() ?? 0)
+      const width = geometry.widthOfRenderedRow(row, screenLines[row - startRow]?.lineText ?? '')
       if (width > this.widestRow) this.widestRow = width
     }
     const boxes = decorationBoxes(
@@ -635,16 +451,23 @@ export class EditorView {
         startRow,
         endRow,
         lineHeight,
-        leftOf: (row, column, towardEnd) => this.leftOf(row, column, towardEnd),
+        leftOf: (row, column, towardEnd) => geometry.leftOf(row, column, towardEnd),
       },
       this.activity,
     )
     const cursor = editor.getCursorScreenPosition()
-    const inputLeft = this.leftOf(cursor.row, cursor.column)
-    const scrollLeft = request === null ? null : this.horizontalScrollFor(request)
+    const inputLeft = geometry.leftOf(cursor.row, cursor.column)
+    const scrollLeft =
+      request === null
+        ? null
+        : horizontalScrollFor(this.scroller, request, {
+            lines: this.linesElement,
+            characterWidth,
+            leftOf: (row, column) => geometry.leftOf(row, column),
+          })
 
     // Writes: the boxes, the input and the width.
-    const width = Math.ceil(this.widestRow + 2 * this.metrics.characterWidth)
+    const width = Math.ceil(this.widestRow + 2 * characterWidth)
     if (width !== this.linesWidth) {
       this.linesWidth = width
       this.linesElement.style.width = `${width}px`
@@ -666,11 +489,9 @@ export class EditorView {
       this.frame = null
     }
     this.subscriptions.dispose()
-    this.languageSubscriptions?.dispose()
-    this.idleTokenizing?.dispose()
-    if (this.widthsSet && !this.editor.isDestroyed()) {
-      this.editor.displayLayer.reset({ ratioForCharacter })
-    }
+    this.colouring.dispose()
+    this.geometry.dispose()
+    this.gutter.dispose()
     this.chords.dispose()
     this.findBar.destroy()
     this.goToLineBox.destroy()
@@ -715,107 +536,20 @@ export class EditorView {
     return command(this.commandContext) !== false
   }
 
-  /**
-   * Follows the language mode's highlighting: a grammar attached redraws the rows in sight,
-   * rows re-tokenized outside an update redraw those of them in sight. The root scope's
-   * classes go on the lines' container, as Atom puts them around each line.
-   */
-  private watchLanguage(): void {
-    this.languageSubscriptions?.dispose()
-    const mode = this.editor.getLanguageMode()
-    const subscriptions = new CompositeDisposable()
-    const changed = mode.onDidChangeHighlighting?.(() => this.scheduleUpdate())
-    const tokenized = mode.onDidTokenizeBufferRows?.(({ startRow, endRow }) => {
-      const shown = this.shownBufferRows
-      if (this.rendering || endRow < shown.first || startRow > shown.last) return
-      this.scheduleUpdate()
-    })
-    if (changed !== undefined) subscriptions.add(changed)
-    if (tokenized !== undefined) subscriptions.add(tokenized)
-    this.languageSubscriptions = subscriptions
-    const root = mode.scopeDescriptorForPosition(Point.ZERO).getScopesArray().slice(0, 1)
-    const classes = classNameForScopes(root)
-      .split(' ')
-      .filter((name) => name !== '')
-    this.linesElement.classList.remove(...this.rootScopeClasses)
-    this.linesElement.classList.add(...classes)
-    this.rootScopeClasses = classes
-    this.scheduleUpdate()
-  }
-
-  private rowsInSight(): { startRow: number; endRow: number } {
-    const { lineHeight } = this.metrics
-    const top = this.scroller.scrollTop
+  private rowsInSight(): RowSpan {
+    const { lineHeight } = this.geometry.metrics
     const rowCount = this.editor.getScreenLineCount()
-    const startRow = Math.max(0, Math.floor(top / lineHeight) - this.overscan)
-    const endRow = Math.min(
-      rowCount,
-      Math.ceil((top + this.scroller.clientHeight) / lineHeight) + this.overscan,
-    )
-    return { startRow, endRow: Math.max(startRow, endRow) }
-  }
-
-  /** Scrolls the rows of an autoscroll request into sight, two rows from the edges. */
-  private scrollVertically({ screenRange, options }: AutoscrollRequest): void {
-    const { lineHeight } = this.metrics
-    const scroller = this.scroller
-    const viewHeight = scroller.clientHeight
-    const head = options.reversed ? screenRange.start : screenRange.end
-    if (options.center) {
-      scroller.scrollTop = Math.max(0, head.row * lineHeight - (viewHeight - lineHeight) / 2)
-      return
-    }
-    const margin = Math.min(2 * lineHeight, Math.max(0, (viewHeight - lineHeight) / 2))
-    const top = screenRange.start.row * lineHeight - margin
-    const bottom = (screenRange.end.row + 1) * lineHeight + margin
-    if (top < scroller.scrollTop) scroller.scrollTop = Math.max(0, top)
-    else if (bottom > scroller.scrollTop + viewHeight) scroller.scrollTop = bottom - viewHeight
-  }
-
-  /**
-   * The horizontal scroll that brings an autoscroll request's head into sight with a margin
-   * of four average characters, measured in its rendered row; null when it is in sight.
-   */
-  private horizontalScrollFor({ screenRange, options }: AutoscrollRequest): number | null {
-    const { characterWidth } = this.metrics
-    const scroller = this.scroller
-    const head = options.reversed ? screenRange.start : screenRange.end
-    const textWidth = scroller.clientWidth - this.linesElement.offsetLeft
-    const left = this.leftOf(head.row, head.column)
-    const margin = Math.min(4 * characterWidth, textWidth / 3)
-    if (left - margin < scroller.scrollLeft) return Math.max(0, left - margin)
-    if (left + margin > scroller.scrollLeft + textWidth) return left + margin - textWidth
-    return null
+    return rowsInSight(this.scroller, lineHeight, rowCount, this.overscan)
   }
 
   /** Moves the hidden input (and a composition in progress) to the last cursor. */
   private placeInput(top: number, left: number): void {
-    const { lineHeight } = this.metrics
+    const { lineHeight } = this.geometry.metrics
     const style = `top:${top}px;left:${left}px;height:${lineHeight}px;`
     if (style === this.inputAt) return
     this.inputAt = style
     this.input.textarea.style.cssText = style
     this.compositionElement.style.cssText = style
-  }
-
-  /**
-   * Pixels from the text area's left edge to the boundary at `column` of screen row `row`,
-   * measured in the rendered row (or in a hidden probe for a row out of sight).
-   */
-  private leftOf(row: number, column: number, towardEnd = false): number {
-    return this.geometryOf(row).leftOf(column, towardEnd)
-  }
-
-  /** The measured layout of a screen row: its rendered element, else the probe showing it. */
-  private geometryOf(row: number): RowGeometry {
-    const rendered = this.lines.geometryForRow(row)
-    if (rendered !== undefined) return rendered
-    const text = this.editor.lineTextForScreenRow(row) ?? ''
-    if (this.probe?.text !== text) {
-      this.lines.fillElement(this.probeElement, text)
-      this.probe = new RowGeometry(this.probeElement, text)
-    }
-    return this.probe
   }
 
   private showComposition(text: string | null): void {
@@ -824,58 +558,8 @@ export class EditorView {
   }
 
   private didResize(): void {
-    this.remeasure(false)
-    this.updateWrapWidth()
+    this.geometry.remeasure(false)
+    this.geometry.updateWrapWidth()
     this.scheduleUpdate()
-  }
-
-  /**
-   * Measures the font again; when it, the device pixel ratio, or (with `fontsLoaded`) the
-   * fonts changed, every row is measured again.
-   */
-  private remeasure(fontsLoaded: boolean): void {
-    const metrics = measureText(this.measureProbe)
-    const pixelRatio = this.element.ownerDocument.defaultView?.devicePixelRatio ?? 1
-    if (!fontsLoaded && !metricsDiffer(metrics, this.metrics) && pixelRatio === this.pixelRatio) {
-      return
-    }
-    this.metrics = metrics
-    this.pixelRatio = pixelRatio
-    this.lines.forgetMeasurements()
-    this.probe = null
-    this.inputAt = ''
-    this.widestRow = 0
-    this.updateCharacterWidths()
-    this.updateWrapWidth()
-    this.scheduleUpdate()
-  }
-
-  /**
-   * Gives the display layer the measured widths of a proportional font's characters, so soft
-   * wrap fits its rows to the element; a monospace font keeps Atom's rule.
-   */
-  private updateCharacterWidths(): void {
-    const { monospace, ratio } = fontWidths(this.linesElement, this.metrics.characterWidth)
-    this.monospace = monospace
-    if (ratio === null && !this.widthsSet) return
-    this.widthsSet = ratio !== null
-    this.editor.displayLayer.reset({ ratioForCharacter: ratio ?? ratioForCharacter })
-  }
-
-  /** Tells the editor how many columns fit, so soft wrap follows the element's width. */
-  private updateWrapWidth(): void {
-    const clientWidth = this.scroller.clientWidth
-    if (clientWidth === 0) return
-    const { characterWidth } = this.metrics
-    const available = clientWidth - this.linesElement.offsetLeft - characterWidth
-    const columns = Math.max(1, Math.floor(available / characterWidth))
-    if (columns === this.widthInChars) return
-    this.widthInChars = columns
-    this.editor.setEditorWidthInChars(columns)
-  }
-
-  private screenPositionForClientPoint(x: number, y: number): Point {
-    const rect = this.linesElement.getBoundingClientRect()
-    return this.screenPositionForPixelPosition({ top: y - rect.top, left: x - rect.left })
   }
 }
