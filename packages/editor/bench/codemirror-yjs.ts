@@ -34,8 +34,12 @@ export class HeadlessCodeMirrorYjs {
   /** Y.Text events that came from elsewhere (none, in a local replay). */
   remoteEvents = 0
 
-  /** A document holding `content` in both the state and the Y.Text, with an empty history. */
-  constructor(content: string) {
+  /**
+   * A document holding `content` in both the state and the Y.Text, with an empty history.
+   * `captureTimeout` is the binding's default unless given: a replay types thousands of patches
+   * within one default timeout, where a person types a few.
+   */
+  constructor(content: string, captureTimeout = BINDING_CAPTURE_TIMEOUT_MS) {
     const doc = new Y.Doc()
     this.ytext = doc.getText(TEXT_NAME)
     if (content !== '') this.ytext.insert(0, content)
@@ -43,7 +47,7 @@ export class HeadlessCodeMirrorYjs {
     this.ytext.observe((_event, transaction) => {
       if (transaction.origin !== this.origin) this.remoteEvents++
     })
-    this.undoManager = new Y.UndoManager(this.ytext, { captureTimeout: BINDING_CAPTURE_TIMEOUT_MS })
+    this.undoManager = new Y.UndoManager(this.ytext, { captureTimeout })
     this.undoManager.addTrackedOrigin(this.origin)
   }
 

@@ -10,7 +10,8 @@
  * the cursor after the inserted text, mirrored into the Y.Text in one Yjs transaction of the
  * binding's origin, which a `Y.UndoManager` tracks): the editor users would pick instead, target
  * at most 1.0x; and the same patches on a bare Y.Text by index, one transaction per patch (the
- * peer of `buffer-trace-replay`), target at most 2.0x. For reference, CodeMirror's
+ * peer of `buffer-trace-replay`), target at most 2.0x. For reference, the binding with an
+ * undo step per patch (no merging within the capture timeout), CodeMirror's
  * `EditorState` alone, and the same patches applied with `TextBuffer.setTextInRange`, on a bare
  * buffer and on the buffer of an editor (what the editor adds over its buffer).
  */
@@ -114,6 +115,23 @@ export default defineSuite({
         ops,
         opUnit: 'patch',
       })
+      // The binding's undo manager merges a change into the last undo step when it comes
+      // within its capture timeout of the one before: in a replay every patch does, so the whole
+      // trace becomes one step, and each merge copies that step's growing delete sets. A person
+      // pauses between bursts; this peer makes every patch its own step instead, as Tandem's
+      // history does, for a cost per patch that does not grow with the replay's speed.
+      const bindingSteps = s.case({
+        name: `${name}: CodeMirror + Yjs, a step per patch`,
+        setup: () => new HeadlessCodeMirrorYjs(trace.startContent, 0),
+        run: (binding) => replayOnBinding(trace, binding),
+        check: (binding) => {
+          if (binding.ytext.toString() !== trace.endContent) {
+            throw new Error(`${name}: the binding's Y.Text differs`)
+          }
+        },
+        ops,
+        opUnit: 'patch',
+      })
       const codeMirror = s.case({
         name: `${name}: CodeMirror`,
         setup: () => EditorState.create({ doc: trace.startContent }),
@@ -156,6 +174,11 @@ export default defineSuite({
         target: '<= 1.0',
       })
       s.compare({ name: `${name}: TextEditor / Y.Text`, candidate, peer, target: '<= 2.0' })
+      s.compare({
+        name: `${name}: TextEditor / CodeMirror + Yjs, a step per patch`,
+        candidate,
+        peer: bindingSteps,
+      })
       s.compare({ name: `${name}: TextEditor / CodeMirror`, candidate, peer: codeMirror })
       s.compare({ name: `${name}: TextEditor / TextBuffer`, candidate, peer: buffer })
       s.compare({
@@ -165,6 +188,11 @@ export default defineSuite({
       })
       s.report({ name: `${name}: TextEditor`, case: candidate, unit: 'µs/op' })
       s.report({ name: `${name}: CodeMirror + Yjs`, case: binding, unit: 'µs/op' })
+      s.report({
+        name: `${name}: CodeMirror + Yjs, a step per patch`,
+        case: bindingSteps,
+        unit: 'µs/op',
+      })
       s.report({ name: `${name}: Y.Text`, case: peer, unit: 'µs/op' })
       s.report({ name: `${name}: CodeMirror`, case: codeMirror, unit: 'µs/op' })
     }
