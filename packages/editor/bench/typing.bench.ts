@@ -7,10 +7,11 @@
  * Each size is measured twice: the first keystroke right after the cursors were added (cold),
  * and, up to 10,000 cursors, a keystroke after `WARM_KEYSTROKES` others at the same cursors
  * (warm), each against a bare Y.Text in the same state. The bare Y.Text takes the same inserts
- * in one transaction, first cursor to last, each offset moved by the inserts before it: the
- * fastest of the orders measured (last to first, which keeps every offset as computed, is
- * measured beside it, and is 1.5x to 10x slower: its inserts split the document's one item from
- * the end, so that every later split moves the pieces after it in the client's item array).
+ * in one transaction in either order: first cursor to last, each offset moved by the inserts
+ * before it, or last to first, so that no offset moves. The target rows take whichever order was
+ * faster at that size in the run: last to first is the slower one from 10,000 cursors on (each
+ * split of the document's item moves the pieces after it in the client's item array, and going
+ * backwards leaves more of them after it), and about as fast below that.
  *
  * Further peers, measured in the same run with the same inserts: CodeMirror's `EditorState`
  * taking them as one transaction,
@@ -100,12 +101,23 @@ const typeFirstToLast = (text: Y.Text, offsets: readonly number[], typed: number
   }, PEER_ORIGIN)
 }
 
-/** The first keystroke on a bare Y.Text, last cursor to first, so no offset moves. */
-const typeLastToFirst = (text: Y.Text, offsets: readonly number[]): void => {
+/**
+ * The keystroke after `typed` others on a bare Y.Text, as one transaction, last cursor to
+ * first: cursor `i` stands after its own `typed` x's and the earlier cursors' ones, and no
+ * insert of this transaction comes before it.
+ */
+const typeLastToFirst = (text: Y.Text, offsets: readonly number[], typed: number): void => {
   text.doc!.transact(() => {
-    for (let i = offsets.length - 1; i >= 0; i--) text.insert(offsets[i]!, 'x')
+    for (let i = offsets.length - 1; i >= 0; i--) text.insert(offsets[i]! + typed * (i + 1), 'x')
   }, PEER_ORIGIN)
 }
+
+/** The two orders a bare Y.Text peer takes the inserts in. */
+const ORDERS = {
+  'first to last': typeFirstToLast,
+  'last to first': typeLastToFirst,
+} as const
+type Order = keyof typeof ORDERS
 
 interface TypingEditor {
   readonly editor: TextEditor
@@ -230,39 +242,33 @@ export default defineSuite({
           ...common,
         })
 
-      /** The fastest bare Y.Text keystroke after `typed` untimed ones: first cursor to last. */
-      const ytextCase = (typed: number) =>
+      /** A bare Y.Text keystroke in `order` after `typed` untimed ones (first to last). */
+      const ytextCase = (typed: number, order: Order) =>
         s.case({
-          name: `${label(count)}: Y.Text, ${typed === 0 ? 'cold' : 'warm'}`,
+          name: `${label(count)}: Y.Text ${order}, ${typed === 0 ? 'cold' : 'warm'}`,
           setup: () => {
             const text = newYText(k.text)
             for (let i = 0; i < typed; i++) typeFirstToLast(text, k.offsets, i)
             return text
           },
-          run: (text) => typeFirstToLast(text, k.offsets, typed),
+          run: (text) => ORDERS[order](text, k.offsets, typed),
           check: (text) => {
             if (text.toString() !== k.typedTimes(typed + 1)) {
-              throw new Error('Y.Text: typed text differs')
+              throw new Error(`Y.Text ${order}: typed text differs`)
             }
           },
           ...common,
         })
-
-      const editor = editorCase(0)
-      const ytext = ytextCase(0)
-      const warm =
-        count <= WARM_UP_TO
-          ? { editor: editorCase(WARM_KEYSTROKES), ytext: ytextCase(WARM_KEYSTROKES) }
-          : null
-      const ytextLastToFirst = s.case({
-        name: `${label(count)}: Y.Text last to first, cold`,
-        setup: () => newYText(k.text),
-        run: (text) => typeLastToFirst(text, k.offsets),
-        check: (text) => {
-          if (text.toString() !== k.expected) throw new Error('Y.Text: typed text differs')
-        },
-        ...common,
+      const sidesAfter = (typed: number) => ({
+        editor: editorCase(typed),
+        ytext: ytextCase(typed, 'first to last'),
+        ytextBackward: ytextCase(typed, 'last to first'),
       })
+
+      const cold = sidesAfter(0)
+      const editor = cold.editor
+      const ytext = cold.ytext
+      const warm = count <= WARM_UP_TO ? sidesAfter(WARM_KEYSTROKES) : null
 
       const cmState = () => cursorsState(k.text, k.offsets)
       /** Checks the text and the cursors (after their `x` when `typed`, else mapped before it). */
@@ -311,7 +317,7 @@ export default defineSuite({
         ...common,
       })
 
-      return { count, k, editor, ytext, warm, ytextLastToFirst, codeMirror, changeSetWithSelection }
+      return { count, k, editor, ytext, cold, warm, codeMirror, changeSetWithSelection }
     }
 
     const sizes = plan.sizes.map(sides)
@@ -363,25 +369,33 @@ export default defineSuite({
     for (const size of sizes) {
       const n = label(size.count)
       const target = TARGETS.get(size.count)
-      s.compare({
-        name: `${n}: TextEditor / Y.Text, cold`,
-        candidate: size.editor,
-        peer: size.ytext,
-        ...(target === undefined ? {} : { target }),
-      })
-      if (size.warm !== null) {
-        s.compare({
-          name: `${n}: TextEditor / Y.Text, warm`,
-          candidate: size.warm.editor,
-          peer: size.warm.ytext,
+      const temperatures: [string, typeof size.cold][] = [['cold', size.cold]]
+      if (size.warm !== null) temperatures.push(['warm', size.warm])
+      for (const [temperature, sides] of temperatures) {
+        for (const [order, peer] of [
+          ['first to last', sides.ytext],
+          ['last to first', sides.ytextBackward],
+        ] as const) {
+          s.compare({
+            name: `${n}: TextEditor / Y.Text ${order}, ${temperature}`,
+            candidate: sides.editor,
+            peer,
+          })
+        }
+        // The peer is whichever order was faster in this run, so the ratio is a value row.
+        s.report({
+          name: `${n}: TextEditor / fastest Y.Text, ${temperature}`,
+          value: () => {
+            const forward = s.medianMs(sides.ytext)
+            const backward = s.medianMs(sides.ytextBackward)
+            const editorMs = s.medianMs(sides.editor)
+            if (forward === null || backward === null || editorMs === null) return Number.NaN
+            return editorMs / Math.min(forward, backward)
+          },
+          unit: 'x',
           ...(target === undefined ? {} : { target }),
         })
       }
-      s.compare({
-        name: `${n}: Y.Text last to first / first to last, cold`,
-        candidate: size.ytextLastToFirst,
-        peer: size.ytext,
-      })
       await compareWith(size, 'changeByRange')
       await compareWith(size, 'changeSet')
       s.compare({
@@ -409,8 +423,9 @@ export default defineSuite({
     }
     s.note(
       'Y.Text peer: the same inserts in one transaction, first cursor to last (each offset moved ' +
-        'by the inserts before it), the faster of the two orders measured; the rows "Y.Text last ' +
-        'to first / first to last" show the other. Cold: the first keystroke after adding the ' +
+        'by the inserts before it) or last to first; the "fastest Y.Text" rows, which carry the ' +
+        'targets, divide by whichever order was faster at that size in this run. Cold: the first ' +
+        'keystroke after adding the ' +
         `cursors; warm: the keystroke after ${WARM_KEYSTROKES} others at the same cursors ` +
         `(up to ${label(WARM_UP_TO)}), against a Y.Text that took the same keystrokes.`,
     )
