@@ -5,11 +5,15 @@
  * the selection, for a patch that deletes and inserts) or deletes the selected text. Each
  * patch changes the text in one Yjs transaction, as in the peer.
  *
- * Peers: the same patches on a bare Y.Text by index, one transaction per patch (the peer of
- * `buffer-trace-replay`); and CodeMirror's `EditorState`, each patch one transaction that
- * changes the text and puts the cursor after the inserted text, as a user's keystroke does
- * there. Reference rows show what the editor adds over the same patches applied with
- * `TextBuffer.setTextInRange`, on a bare buffer and on the buffer of an editor.
+ * Peers, the two with targets first: CodeMirror 6 bound to a Y.Text as y-codemirror.next binds
+ * it, without a view (each patch one `EditorState` transaction that changes the text and puts
+ * the cursor after the inserted text, mirrored into the Y.Text in one Yjs transaction of the
+ * binding's origin, which a `Y.UndoManager` tracks): the editor users would pick instead, target
+ * at most 1.0x; and the same patches on a bare Y.Text by index, one transaction per patch (the
+ * peer of `buffer-trace-replay`), target at most 2.0x. For reference, the binding with an
+ * undo step per patch (no merging within the capture timeout), CodeMirror's
+ * `EditorState` alone, and the same patches applied with `TextBuffer.setTextInRange`, on a bare
+ * buffer and on the buffer of an editor (what the editor adds over its buffer).
  */
 
 import { EditorState } from '@codemirror/state'
@@ -18,6 +22,7 @@ import { defineSuite } from '../../../bench/harness.js'
 import { newYText, replayOnYText } from '../../../bench/peers.js'
 import { loadTrace, replayOnTextBuffer, TRACE_NAMES, type Trace } from '../../../bench/traces.js'
 import { TextEditor } from '../src/index.js'
+import { HeadlessCodeMirrorYjs } from './codemirror-yjs.js'
 
 const replayOnEditor = (trace: Trace, editor: TextEditor): TextEditor => {
   const buffer = editor.getBuffer()
@@ -52,10 +57,22 @@ const replayOnCodeMirror = (trace: Trace, start: EditorState): EditorState => {
   return state
 }
 
+/** The same transactions as {@link replayOnCodeMirror}, each mirrored into the binding's Y.Text. */
+const replayOnBinding = (trace: Trace, binding: HeadlessCodeMirrorYjs): HeadlessCodeMirrorYjs => {
+  for (const patch of trace.patches) {
+    const from = patch.pos
+    binding.dispatch({
+      changes: { from, to: from + patch.del, insert: patch.text },
+      selection: { anchor: from + patch.text.length },
+    })
+  }
+  return binding
+}
+
 export default defineSuite({
   name: 'trace-edit',
   description:
-    'trace replay through TextEditor cursors and selections vs bare Y.Text and CodeMirror',
+    'trace replay through TextEditor cursors and selections vs CodeMirror + Yjs and bare Y.Text',
   define(s) {
     for (const name of TRACE_NAMES) {
       s.progress(`loading ${name}`)
@@ -77,6 +94,41 @@ export default defineSuite({
           if (editor.getCursors().length !== 1) throw new Error(`${name}: cursors were added`)
         },
         teardown: (editor) => editor.destroy(),
+        ops,
+        opUnit: 'patch',
+      })
+      const binding = s.case({
+        name: `${name}: CodeMirror + Yjs`,
+        setup: () => new HeadlessCodeMirrorYjs(trace.startContent),
+        run: (binding) => replayOnBinding(trace, binding),
+        check: (binding) => {
+          if (binding.state.doc.toString() !== trace.endContent) {
+            throw new Error(`${name}: CodeMirror + Yjs differs`)
+          }
+          if (binding.ytext.toString() !== trace.endContent) {
+            throw new Error(`${name}: the binding's Y.Text differs`)
+          }
+          if (binding.undoManager.undoStack.length === 0) {
+            throw new Error(`${name}: the binding's undo manager tracked nothing`)
+          }
+        },
+        ops,
+        opUnit: 'patch',
+      })
+      // The binding's undo manager merges a change into the last undo step when it comes
+      // within its capture timeout of the one before: in a replay every patch does, so the whole
+      // trace becomes one step, and each merge copies that step's growing delete sets. A person
+      // pauses between bursts; this peer makes every patch its own step instead, as Tandem's
+      // history does, for a cost per patch that does not grow with the replay's speed.
+      const bindingSteps = s.case({
+        name: `${name}: CodeMirror + Yjs, a step per patch`,
+        setup: () => new HeadlessCodeMirrorYjs(trace.startContent, 0),
+        run: (binding) => replayOnBinding(trace, binding),
+        check: (binding) => {
+          if (binding.ytext.toString() !== trace.endContent) {
+            throw new Error(`${name}: the binding's Y.Text differs`)
+          }
+        },
         ops,
         opUnit: 'patch',
       })
@@ -115,7 +167,18 @@ export default defineSuite({
         ops,
         opUnit: 'patch',
       })
-      s.compare({ name: `${name}: TextEditor / Y.Text`, candidate, peer, target: '<= 1.3' })
+      s.compare({
+        name: `${name}: TextEditor / CodeMirror + Yjs`,
+        candidate,
+        peer: binding,
+        target: '<= 1.0',
+      })
+      s.compare({ name: `${name}: TextEditor / Y.Text`, candidate, peer, target: '<= 2.0' })
+      s.compare({
+        name: `${name}: TextEditor / CodeMirror + Yjs, a step per patch`,
+        candidate,
+        peer: bindingSteps,
+      })
       s.compare({ name: `${name}: TextEditor / CodeMirror`, candidate, peer: codeMirror })
       s.compare({ name: `${name}: TextEditor / TextBuffer`, candidate, peer: buffer })
       s.compare({
@@ -124,6 +187,14 @@ export default defineSuite({
         peer: buffer,
       })
       s.report({ name: `${name}: TextEditor`, case: candidate, unit: 'µs/op' })
+      s.report({ name: `${name}: CodeMirror + Yjs`, case: binding, unit: 'µs/op' })
+      s.report({
+        name: `${name}: CodeMirror + Yjs, a step per patch`,
+        case: bindingSteps,
+        unit: 'µs/op',
+      })
+      s.report({ name: `${name}: Y.Text`, case: peer, unit: 'µs/op' })
+      s.report({ name: `${name}: CodeMirror`, case: codeMirror, unit: 'µs/op' })
     }
   },
 })
