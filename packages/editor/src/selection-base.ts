@@ -1,4 +1,4 @@
-import type { TranslateOptions } from '@tandem/display'
+import type { DisplayLayer, TranslateOptions } from '@tandem/display'
 import {
   type Disposable,
   Emitter,
@@ -58,6 +58,15 @@ export interface SelectionOwner {
   addSelectionForScreenRange(range: RangeLike): SelectionBase
   /** Whether a selection contains a screen range. */
   screenRangeIsSelected(range: Range): boolean
+}
+
+/**
+ * Removes the folds that `range`'s ends fall strictly inside, as a selection does when it is set
+ * there; nothing to look up when there are no folds, as with most editors most of the time.
+ */
+export const unfoldEnds = (displayLayer: DisplayLayer, range: Range): void => {
+  if (displayLayer.foldLayer.getMarkerCount() === 0) return
+  displayLayer.destroyFoldsContainingBufferPositions([range.start, range.end], true)
 }
 
 interface Events {
@@ -163,12 +172,7 @@ export class SelectionBase {
     if (options.reversed === undefined || options.reversed === null) {
       options.reversed = this.isReversed()
     }
-    if (!options.preserveFolds) {
-      this.context.displayLayer.destroyFoldsContainingBufferPositions(
-        [bufferRange.start, bufferRange.end],
-        true,
-      )
-    }
+    if (!options.preserveFolds) unfoldEnds(this.context.displayLayer, bufferRange)
     this.modifySelection(() => {
       this.marker.setBufferRange(bufferRange, options)
       if (options.autoscroll ?? this.isLastSelection()) this.autoscroll()

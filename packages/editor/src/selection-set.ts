@@ -12,10 +12,11 @@ import { Cursor, type CursorOwner, type CursorPositionChangeEvent } from './curs
 import { type DisplayMarker, DisplayMarkerLayer } from './display-marker.js'
 import type { EditorContext } from './editor-context.js'
 import { Selection } from './selection.js'
-import type {
-  SelectionOwner,
-  SelectionRangeChangeEvent,
-  SetRangeOptions,
+import {
+  type SelectionOwner,
+  type SelectionRangeChangeEvent,
+  type SetRangeOptions,
+  unfoldEnds,
 } from './selection-base.js'
 
 /** How a `SelectionSet.change` scope ends: which selections merge, and into what. */
@@ -173,12 +174,7 @@ export class SelectionSet {
   /** Adds a selection for a buffer range; returns it (or the one it merged into). */
   addForBufferRange(range: RangeLike, options: SetRangeOptions = {}): Selection {
     const bufferRange = Range.fromObject(range)
-    if (!options.preserveFolds) {
-      this.context.displayLayer.destroyFoldsContainingBufferPositions(
-        [bufferRange.start, bufferRange.end],
-        true,
-      )
-    }
+    if (!options.preserveFolds) unfoldEnds(this.context.displayLayer, bufferRange)
     this.layer.markBufferRange(bufferRange, {
       invalidate: 'never',
       reversed: options.reversed ?? false,
@@ -253,6 +249,7 @@ export class SelectionSet {
 
   /** Destroys cursors at the same buffer position as an earlier one. */
   mergeCursors(): void {
+    if (this.cursors.length === 1) return
     // A buffer position is one character offset: compare those rather than points.
     const seen = new Set<number>()
     for (const cursor of this.getCursors()) {
@@ -332,6 +329,10 @@ export class SelectionSet {
     options: SetRangeOptions,
     shouldMerge: (previous: Selection, current: Selection) => boolean,
   ): void {
+    if (this.selections.length === 1) {
+      this.mayOverlap = false
+      return
+    }
     const [first, ...rest] = this.getSelectionsOrderedByBufferPosition()
     let previous = first!
     for (const selection of rest) {
