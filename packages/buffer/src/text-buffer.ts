@@ -22,6 +22,7 @@ import { MarkerLayer, type MarkerLayerOptions } from './marker-layer.js'
 import { findRangesInRange, type ScanCallback, type ScanResult, scanInRange } from './scan.js'
 import { UndoHistory, type UndoStateProvider } from './undo-history.js'
 import { clipPoint, toFiniteInteger } from './validate.js'
+import { deletedLength, nextClock, onlyClientAdvancedBy } from './yjs-internals.js'
 
 /** How a `TextBuffer` is made; see its constructor. */
 export interface TextBufferOptions {
@@ -861,7 +862,7 @@ export class TextBuffer {
    */
   private edit(start: number, end: number, text: string): void {
     const client = this.doc.clientID
-    const clock = Y.getState(this.doc.store, client)
+    const clock = nextClock(this.doc, client)
     if (end > start) this.ytext.delete(start, end - start)
     if (text !== '') this.ytext.insert(start, text)
     const following = this.followers.size > 0
@@ -915,7 +916,7 @@ export class TextBuffer {
     let shift = 0
     for (const { start, end, text } of edits) {
       const at = start + shift
-      const clock = Y.getState(this.doc.store, client)
+      const clock = nextClock(this.doc, client)
       if (end > start) this.ytext.delete(at, end - start)
       if (text !== '') this.ytext.insert(at, text)
       made.push({ offset: at, deleted: end - start, inserted: text.length, clock })
@@ -1040,20 +1041,15 @@ interface LocalBatch {
  */
 const isOnlyBatch = (transaction: Y.Transaction, batch: LocalBatch): boolean => {
   let inserted = 0
-  let expectedDeleted = 0
+  let deleted = 0
   for (const edit of batch.edits) {
     inserted += edit.inserted
-    expectedDeleted += edit.deleted
+    deleted += edit.deleted
   }
-  for (const [other, after] of transaction.afterState) {
-    const grown = after - (transaction.beforeState.get(other) ?? 0)
-    if (grown !== (other === batch.client ? inserted : 0)) return false
-  }
-  let deleted = 0
-  for (const runs of transaction.deleteSet.clients.values()) {
-    for (const run of runs) deleted += run.len
-  }
-  return deleted === expectedDeleted
+  return (
+    onlyClientAdvancedBy(transaction, batch.client, inserted) &&
+    deletedLength(transaction) === deleted
+  )
 }
 
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g
