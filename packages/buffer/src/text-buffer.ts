@@ -540,11 +540,7 @@ export class TextBuffer {
     const added = top !== topBefore ? top : null
     if (failed) {
       this.history.didTransact(null)
-      if (added !== null) {
-        const redoDepth = this.history.manager.redoStack.length
-        this.history.undo()
-        this.history.manager.redoStack.length = redoDepth
-      }
+      if (added !== null) this.history.revertTop()
       throw failure
     }
     this.history.didTransact(added)

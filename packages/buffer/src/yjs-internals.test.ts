@@ -2,10 +2,12 @@ import { describe, expect, it } from 'vitest'
 import * as Y from 'yjs'
 import {
   deletedLength,
+  emptyUndoItem,
   followRedone,
   forEachDeletedRun,
   forEachItemMadeIn,
   forEachTextItem,
+  isEmptyUndoItem,
   isMadeIn,
   isRootNamed,
   isVisibleText,
@@ -13,13 +15,19 @@ import {
   itemClock,
   itemLength,
   itemText,
+  joinUndoItems,
   leftItem,
   nextClock,
   onlyClientAdvancedBy,
   ownerId,
+  redoWith,
   relativePosition,
+  releaseUndoItems,
   rootName,
   textOfIds,
+  type UndoItem,
+  undoItemOf,
+  undoWith,
 } from './yjs-internals.js'
 
 // Each function reads a part of Yjs that Yjs does not document. These tests hold each one to
@@ -235,5 +243,138 @@ describe('yjs internals', () => {
     const nestedMade = relativePosition(owner, null, nestedStock.item, 0)
     expect(Y.encodeRelativePosition(nestedMade)).toEqual(Y.encodeRelativePosition(nestedStock))
     expect(Y.createAbsolutePositionFromRelativePosition(nestedMade, a)!.index).toBe(2)
+  })
+
+  describe('undo items', () => {
+    const LOCAL = { name: 'local' }
+
+    /** A document whose transactions with origin `LOCAL` are recorded as undo items. */
+    const recording = (clientID: number, onlyLocalClient: boolean) => {
+      const doc = new Y.Doc()
+      doc.clientID = clientID
+      const text = doc.getText('t')
+      const items: UndoItem[] = []
+      text.observe((_event, transaction) => {
+        if (transaction.origin === LOCAL) items.push(undoItemOf(transaction, onlyLocalClient))
+      })
+      const manager = new Y.UndoManager(text, {
+        trackedOrigins: new Set([LOCAL]),
+        captureTransaction: (transaction) => transaction.origin !== LOCAL,
+      })
+      return { doc, text, items, manager }
+    }
+
+    /** The same document under a stock manager tracking `LOCAL`, one step per transaction. */
+    const stockSide = (clientID: number) => {
+      const doc = new Y.Doc()
+      doc.clientID = clientID
+      const text = doc.getText('t')
+      const manager = new Y.UndoManager(text, {
+        trackedOrigins: new Set([LOCAL]),
+        captureTimeout: 0,
+      })
+      return { doc, text, manager }
+    }
+
+    const edit = (doc: Y.Doc, text: Y.Text, fn: (text: Y.Text) => void) =>
+      doc.transact(() => fn(text), LOCAL)
+
+    it('undoWith and redoWith undo and redo a step as the stock manager does', () => {
+      for (const onlyLocalClient of [true, false]) {
+        const ours = recording(1, onlyLocalClient)
+        const stock = stockSide(1)
+        const steps = [
+          (t: Y.Text) => t.insert(0, 'hello world'),
+          (t: Y.Text) => {
+            t.delete(0, 6)
+            t.insert(0, 'goodbye ')
+          },
+          (t: Y.Text) => t.insert(t.length, '!'),
+        ]
+        for (const step of steps) {
+          edit(ours.doc, ours.text, step)
+          edit(stock.doc, stock.text, step)
+        }
+        expect(ours.items).toHaveLength(3)
+        const position = Y.createRelativePositionFromTypeIndex(ours.text, 2)
+        const redoItems: UndoItem[] = []
+        for (const item of [...ours.items].reverse()) {
+          redoItems.push(undoWith(ours.manager, item)!)
+          expect(stock.manager.undo()).not.toBeNull()
+          expect(ours.text.toString()).toBe(stock.text.toString())
+        }
+        expect(ours.text.toString()).toBe('')
+        for (const item of redoItems.reverse()) {
+          expect(redoWith(ours.manager, item)).not.toBeNull()
+          expect(stock.manager.redo()).not.toBeNull()
+          expect(ours.text.toString()).toBe(stock.text.toString())
+        }
+        expect(ours.text.toString()).toBe('goodbye world!')
+        // A relative position into undone and redone text follows the redone characters.
+        expect(Y.createAbsolutePositionFromRelativePosition(position, ours.doc)!.index).toBe(2)
+        // The manager's stacks hold nothing between calls.
+        expect([ours.manager.undoStack.length, ours.manager.redoStack.length]).toEqual([0, 0])
+      }
+    })
+
+    it('undoItemOf records other clients inserting in the same transaction', () => {
+      const ours = recording(1, false)
+      const stock = stockSide(1)
+      const remote = new Y.Doc()
+      remote.clientID = 2
+      remote.getText('t').insert(0, 'abc')
+      const update = Y.encodeStateAsUpdate(remote)
+      for (const side of [ours, stock]) {
+        edit(side.doc, side.text, (t) => {
+          Y.applyUpdate(side.doc, update)
+          t.insert(1, 'X')
+        })
+      }
+      expect(ours.text.toString()).toBe(stock.text.toString())
+      undoWith(ours.manager, ours.items[0]!)
+      stock.manager.undo()
+      expect(ours.text.toString()).toBe(stock.text.toString())
+    })
+
+    it('joinUndoItems makes one step of two; undoing it undoes both', () => {
+      const ours = recording(1, true)
+      edit(ours.doc, ours.text, (t) => t.insert(0, 'ab'))
+      edit(ours.doc, ours.text, (t) => t.insert(2, 'cd'))
+      edit(ours.doc, ours.text, (t) => t.delete(0, 1))
+      const [first, second, third] = ours.items
+      joinUndoItems(second!, third!)
+      expect(ours.text.toString()).toBe('bcd')
+      undoWith(ours.manager, second!)
+      expect(ours.text.toString()).toBe('ab')
+      undoWith(ours.manager, first!)
+      expect(ours.text.toString()).toBe('')
+    })
+
+    it('an undo that changes nothing returns null, as the stock manager does', () => {
+      const ours = recording(1, true)
+      const stock = stockSide(1)
+      const peer = new Y.Doc()
+      peer.clientID = 2
+      for (const side of [ours, stock]) edit(side.doc, side.text, (t) => t.insert(0, 'gone'))
+      // A peer deletes everything the step inserted.
+      Y.applyUpdate(peer, Y.encodeStateAsUpdate(ours.doc))
+      peer.getText('t').delete(0, 4)
+      const deletion = Y.encodeStateAsUpdate(peer)
+      Y.applyUpdate(ours.doc, deletion)
+      Y.applyUpdate(stock.doc, deletion)
+      expect(undoWith(ours.manager, ours.items[0]!)).toBeNull()
+      expect(stock.manager.undo()).toBeNull()
+      expect([ours.manager.undoStack.length, ours.manager.redoStack.length]).toEqual([0, 0])
+    })
+
+    it('empty items, and releasing items leaves the manager empty', () => {
+      expect(isEmptyUndoItem(emptyUndoItem())).toBe(true)
+      const ours = recording(1, true)
+      edit(ours.doc, ours.text, (t) => t.insert(0, 'abc'))
+      edit(ours.doc, ours.text, (t) => t.delete(0, 1))
+      expect(ours.items.map(isEmptyUndoItem)).toEqual([false, false])
+      releaseUndoItems(ours.manager, ours.items)
+      expect([ours.manager.undoStack.length, ours.manager.redoStack.length]).toEqual([0, 0])
+    })
   })
 })

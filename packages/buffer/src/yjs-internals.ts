@@ -185,3 +185,150 @@ export const relativePosition = (
   item: Y.ID | null,
   assoc: number,
 ): Y.RelativePosition => new Y.RelativePosition(owner, name, item, assoc)
+
+// Undo: the buffer keeps its own undo stack of these items and has a `Y.UndoManager` undo
+// or redo one item at a time (redoing deleted items as Yjs does, so that relative positions
+// follow them, is not exported any other way). Between two such calls the manager's stacks
+// are empty.
+
+type DeleteSet = ReturnType<typeof Y.createDeleteSet>
+type DeleteRun = DeleteSet['clients'] extends Map<number, (infer Run)[]> ? Run : never
+type ManagerItem = Y.UndoManager['undoStack'][number]
+
+/**
+ * One undo step in the shape `Y.UndoManager` keeps on its stacks (its `StackItem`): the ids a
+ * step deleted and the ids it inserted, as delete sets, and a `meta` map.
+ */
+export interface UndoItem {
+  deletions: DeleteSet
+  insertions: DeleteSet
+  readonly meta: Map<unknown, unknown>
+}
+
+/**
+ * The undo item of one local transaction. The insertions are one run of the local client's
+ * clocks, turned into a delete set only when the step is undone or joined, and `meta` is
+ * made on first use: recording a step costs a few fields.
+ */
+class TransactionItem implements UndoItem {
+  private inserted: DeleteSet | null = null
+  private savedMeta: Map<unknown, unknown> | null = null
+
+  constructor(
+    public deletions: DeleteSet,
+    private readonly client: number,
+    private readonly fromClock: number,
+    private readonly toClock: number,
+  ) {}
+
+  get insertions(): DeleteSet {
+    if (this.inserted === null) {
+      this.inserted = Y.createDeleteSet()
+      if (this.toClock > this.fromClock) {
+        const run = { clock: this.fromClock, len: this.toClock - this.fromClock }
+        this.inserted.clients.set(this.client, [run as DeleteRun])
+      }
+    }
+    return this.inserted
+  }
+
+  set insertions(value: DeleteSet) {
+    this.inserted = value
+  }
+
+  get meta(): Map<unknown, unknown> {
+    this.savedMeta ??= new Map()
+    return this.savedMeta
+  }
+}
+
+/**
+ * The undo item of a local `transaction` that changed the text, as `Y.UndoManager` would
+ * capture it; call it from an observer of the text (before Yjs collects deleted items: they
+ * are kept from collection here, so that undo can bring them back). `onlyLocalClient` tells
+ * that no other client's clock advanced (saves checking).
+ */
+export const undoItemOf = (transaction: Y.Transaction, onlyLocalClient: boolean): UndoItem => {
+  const client = transaction.doc.clientID
+  const fromClock = transaction.beforeState.get(client) ?? 0
+  const toClock = transaction.afterState.get(client) ?? 0
+  const item = new TransactionItem(transaction.deleteSet, client, fromClock, toClock)
+  if (!onlyLocalClient && !onlyClientAdvancedBy(transaction, client, toClock - fromClock)) {
+    item.insertions = insertionsOf(transaction)
+  }
+  if (transaction.deleteSet.clients.size > 0) {
+    Y.iterateDeletedStructs(transaction, transaction.deleteSet, keepItem)
+  }
+  return item
+}
+
+/** An undo item that inserts and deletes nothing (Atom's step for an empty edit). */
+export const emptyUndoItem = (): UndoItem => new TransactionItem(Y.createDeleteSet(), 0, 0, 0)
+
+/** Whether `item` inserts and deletes nothing. */
+export const isEmptyUndoItem = (item: UndoItem): boolean =>
+  item.insertions.clients.size === 0 && item.deletions.clients.size === 0
+
+/** Folds `later` into `target`, as the manager joins transactions captured together. */
+export const joinUndoItems = (target: UndoItem, later: UndoItem): void => {
+  target.insertions = Y.mergeDeleteSets([target.insertions, later.insertions])
+  target.deletions = Y.mergeDeleteSets([target.deletions, later.deletions])
+}
+
+/**
+ * Has `manager` undo `item` (its stacks must be empty), and returns the item that redoes it,
+ * or null when undoing it changed nothing. The manager never sees the item again.
+ */
+export const undoWith = (manager: Y.UndoManager, item: UndoItem): UndoItem | null => {
+  manager.undoStack.push(item as ManagerItem)
+  const done = manager.undo()
+  manager.undoStack.length = 0
+  const redo = manager.redoStack.pop() ?? null
+  manager.redoStack.length = 0
+  return done === null ? null : redo
+}
+
+/**
+ * Has `manager` redo `item` (its stacks must be empty), and returns the item that undoes it
+ * again, or null when redoing it changed nothing.
+ */
+export const redoWith = (manager: Y.UndoManager, item: UndoItem): UndoItem | null => {
+  manager.redoStack.push(item as ManagerItem)
+  const done = manager.redo()
+  manager.redoStack.length = 0
+  const undo = manager.undoStack.pop() ?? null
+  manager.undoStack.length = 0
+  return done === null ? null : undo
+}
+
+/**
+ * Lets Yjs collect the deleted items `items` kept for undo, as `manager.clear` does for the
+ * items of its own stacks.
+ */
+export const releaseUndoItems = (manager: Y.UndoManager, items: readonly UndoItem[]): void => {
+  if (items.length === 0) return
+  for (const item of items) manager.undoStack.push(item as ManagerItem)
+  manager.clear(true, false)
+}
+
+/** Everything `transaction` inserted, as a delete set (what Y.UndoManager keeps as insertions). */
+const insertionsOf = (transaction: Y.Transaction): DeleteSet => {
+  const insertions = Y.createDeleteSet()
+  for (const [client, after] of transaction.afterState) {
+    const before = transaction.beforeState.get(client) ?? 0
+    if (after > before) {
+      const run = { clock: before, len: after - before } as DeleteRun
+      insertions.clients.set(client, [run])
+    }
+  }
+  return insertions
+}
+
+/** Keeps a deleted item (and the types holding it) from garbage collection. */
+const keepItem = (struct: Y.Item | Y.GC): void => {
+  let item: Y.Item | null = struct instanceof Y.Item ? struct : null
+  while (item !== null && !item.keep) {
+    item.keep = true
+    item = (item.parent as Y.AbstractType<unknown>)._item
+  }
+}
