@@ -253,14 +253,14 @@ export class Marker {
   /** The marked range. @example marker.getRange().toString() // => '[(0, 0) - (0, 5)]' */
   getRange(): Range {
     if (this.destroyed) return new Range([0, 0], [0, 0])
-    const version = this.layer.buffer.version
+    const version = this.layer.host.version()
     if (
       this.cachedRange === null ||
       this.cachedVersion !== version ||
       this.cachedStart !== this.start ||
       this.cachedEnd !== this.end
     ) {
-      const buffer = this.layer.buffer
+      const buffer = this.layer.host
       const start = buffer.positionForCharacterIndex(this.start)
       const end = this.end === this.start ? start : buffer.positionForCharacterIndex(this.end)
       this.cachedRange = new Range(start, end)
@@ -274,7 +274,7 @@ export class Marker {
   /** @internal Takes `range`, which must be the marker's range now, as its cached range. */
   primeRange(range: Range): void {
     this.cachedRange = range
-    this.cachedVersion = this.layer.buffer.version
+    this.cachedVersion = this.layer.host.version()
     this.cachedStart = this.start
     this.cachedEnd = this.end
   }

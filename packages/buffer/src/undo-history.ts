@@ -41,6 +41,14 @@ export interface UndoStep {
   groupableUntil: number
 }
 
+/** How a transaction announced by `willTransact` went. */
+export interface TransactionOutcome {
+  /** Its function threw: its changes are reverted and forgotten. */
+  readonly failed: boolean
+  /** It replaced nothing with nothing somewhere (Atom makes an undo step of that too). */
+  readonly madeEmptyEdit: boolean
+}
+
 /** A place in the undo history made by `createCheckpoint`. */
 interface Checkpoint {
   /** Steps below it, counting the ones dropped from the bottom of the history since. */
@@ -81,6 +89,10 @@ export class UndoHistory {
   private pendingGroupingInterval = 0
   /** Steps dropped from the bottom of the undo stack so far. */
   private dropped = 0
+  /** Whether a transaction announced by `willTransact` is under way. */
+  private transacting = false
+  /** The step on top when it started. */
+  private topBefore: UndoStep | null = null
 
   constructor(
     ytext: Y.Text,
@@ -134,6 +146,8 @@ export class UndoHistory {
   willTransact(groupingInterval: number): void {
     this.pendingBefore = this.providers.size > 0 ? this.capture() : null
     this.pendingGroupingInterval = groupingInterval
+    this.transacting = true
+    this.topBefore = this.top()
   }
 
   /**
@@ -145,15 +159,25 @@ export class UndoHistory {
   }
 
   /**
-   * Called after a local transaction ended, with the step it added (see `top`) or null.
-   * Joins that step to the previous one if the previous one is still groupable.
+   * Called after a transaction announced by `willTransact` ended: joins the step it added to
+   * the previous one if that one is still groupable, records an empty step for an edit that
+   * replaced nothing with nothing, and reverts the step of a transaction that failed.
    */
-  didTransact(stepAdded: UndoStep | null): void {
+  didTransact(outcome: TransactionOutcome): void {
+    if (!this.transacting) return
+    this.transacting = false
+    if (outcome.madeEmptyEdit && !outcome.failed && this.top() === this.topBefore) {
+      this.recordEmpty()
+    }
     const after = this.pendingAfter
     this.pendingBefore = null
     this.pendingAfter = null
     const top = this.top()
-    if (stepAdded === null || stepAdded !== top) return
+    if (top === null || top === this.topBefore) return
+    if (outcome.failed) {
+      this.revertTop()
+      return
+    }
     if (this.providers.size > 0) top.after = after ?? this.capture()
     if (this.pendingGroupingInterval === 0) return
     const now = Date.now()
@@ -178,7 +202,7 @@ export class UndoHistory {
   }
 
   /** Undoes the step on top and forgets it (a transaction that failed). */
-  revertTop(): void {
+  private revertTop(): void {
     const redoDepth = this.redoSteps.length
     if (this.undo()) this.forgetRedoStepsAbove(redoDepth)
   }
