@@ -18,6 +18,8 @@ import type { TextChange } from './item-index.js'
 import {
   Marker,
   type MarkerChangeEvent,
+  type MarkerOwner,
+  type MarkerSnapshot,
   type MarkerUpdate,
   type MarkOptions,
   type RelativeRange,
@@ -88,17 +90,6 @@ interface Events {
   'did-destroy': undefined
 }
 
-/** A marker's state as an undo step saves it. Never changed once made, so steps share them. */
-export interface MarkerSnapshot {
-  readonly start: Y.RelativePosition
-  readonly end: Y.RelativePosition
-  readonly reversed: boolean
-  readonly tailed: boolean
-  readonly valid: boolean
-  readonly exclusive: boolean | null
-  readonly properties: Readonly<Record<string, unknown>>
-}
-
 /** A layer's markers and their saved states, side by side. */
 interface LayerSnapshot {
   readonly markers: Marker[]
@@ -115,7 +106,7 @@ interface LayerSnapshot {
  *
  * @example const layer = buffer.addMarkerLayer({ maintainHistory: true })
  */
-export class MarkerLayer implements TransactionParticipant {
+export class MarkerLayer implements TransactionParticipant, MarkerOwner {
   /** Whether undo and redo put the markers back where they were. */
   readonly maintainHistory: boolean
   /** Whether a marker is destroyed, not just marked invalid, when an edit invalidates it. */
@@ -296,6 +287,16 @@ export class MarkerLayer implements TransactionParticipant {
   }
 
   // Package internal: called by Marker and TextBuffer.
+
+  /** @internal Counts text changes (see `MarkerOwner`). */
+  textVersion(): number {
+    return this.host.version()
+  }
+
+  /** @internal The position of an offset (see `MarkerOwner`). */
+  positionAt(offset: number): Point {
+    return this.host.positionForCharacterIndex(offset)
+  }
 
   /**
    * Applies a direct update to a marker; emits its change event at once (if it moved since the last one).

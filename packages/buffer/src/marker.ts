@@ -7,8 +7,6 @@ import {
   type RangeLike,
 } from '@tandem/text'
 import type * as Y from 'yjs'
-import type { MarkerBucket } from './marker-index.js'
-import type { MarkerLayer, MarkerSnapshot } from './marker-layer.js'
 import type { InvalidationStrategy } from './marker-rules.js'
 
 /** Options when making a marker (`markRange`, `markPosition`, `copy`). */
@@ -66,6 +64,47 @@ interface Events {
   'did-destroy': undefined
 }
 
+/** A marker's state as an undo step saves it. Never changed once made, so steps share them. */
+export interface MarkerSnapshot {
+  readonly start: Y.RelativePosition
+  readonly end: Y.RelativePosition
+  readonly reversed: boolean
+  readonly tailed: boolean
+  readonly valid: boolean
+  readonly exclusive: boolean | null
+  readonly properties: Readonly<Record<string, unknown>>
+}
+
+/** The part of a layer's index holding a marker: its offsets are kept less `shift`. */
+export interface ShiftedBucket {
+  readonly shift: number
+}
+
+/**
+ * The layer a marker belongs to (a `MarkerLayer`), as the marker sees it: it moves the
+ * marker, reports its changes, and converts its offsets.
+ */
+export interface MarkerOwner {
+  /** Unique among the buffer's layers. */
+  readonly id: number
+  /** @internal Counts text changes (cached ranges stay valid until the next). */
+  textVersion(): number
+  /** @internal The position of an offset. */
+  positionAt(offset: number): Point
+  /** @internal Applies a direct update to a marker. */
+  updateMarker(marker: Marker, update: MarkerUpdate): boolean
+  /** @internal Copies a marker onto the layer. */
+  copyMarker(marker: Marker, options: MarkOptions): Marker
+  /** @internal Forgets a marker that was just destroyed. */
+  removeMarker(marker: Marker): void
+  /** @internal Tells layer listeners that a marker changed. */
+  reportMarkerChange(marker: Marker, change: MarkerChangeEvent): void
+  /** @internal Tells layer listeners that a marker was destroyed. */
+  reportMarkerDestroyed(marker: Marker): void
+  /** @internal Remembers that a marker has change listeners. */
+  watch(marker: Marker): void
+}
+
 /** Fields a layer sets when it updates a marker directly. */
 export interface MarkerUpdate {
   range?: Range
@@ -116,7 +155,7 @@ export class Marker {
   rawStart: number
   /** @internal */ rawEnd: number
   /** @internal The index bucket holding the marker, null while it is out of the index. */
-  bucket: MarkerBucket | null = null
+  bucket: ShiftedBucket | null = null
   /** The ends as relative positions (package internal). */
   startAnchor: Y.RelativePosition
   /** The end of the range as a relative position (package internal). */
@@ -146,7 +185,7 @@ export class Marker {
     /** Unique among the buffer's markers. */
     readonly id: number,
     /** The layer that made the marker and moves it. */
-    readonly layer: MarkerLayer,
+    readonly layer: MarkerOwner,
     start: number,
     end: number,
     startAnchor: Y.RelativePosition,
@@ -253,16 +292,16 @@ export class Marker {
   /** The marked range. @example marker.getRange().toString() // => '[(0, 0) - (0, 5)]' */
   getRange(): Range {
     if (this.destroyed) return new Range([0, 0], [0, 0])
-    const version = this.layer.host.version()
+    const version = this.layer.textVersion()
     if (
       this.cachedRange === null ||
       this.cachedVersion !== version ||
       this.cachedStart !== this.start ||
       this.cachedEnd !== this.end
     ) {
-      const buffer = this.layer.host
-      const start = buffer.positionForCharacterIndex(this.start)
-      const end = this.end === this.start ? start : buffer.positionForCharacterIndex(this.end)
+      const layer = this.layer
+      const start = layer.positionAt(this.start)
+      const end = this.end === this.start ? start : layer.positionAt(this.end)
       this.cachedRange = new Range(start, end)
       this.cachedVersion = version
       this.cachedStart = this.start
@@ -274,7 +313,7 @@ export class Marker {
   /** @internal Takes `range`, which must be the marker's range now, as its cached range. */
   primeRange(range: Range): void {
     this.cachedRange = range
-    this.cachedVersion = this.layer.host.version()
+    this.cachedVersion = this.layer.textVersion()
     this.cachedStart = this.start
     this.cachedEnd = this.end
   }
