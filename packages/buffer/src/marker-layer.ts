@@ -7,7 +7,7 @@ import {
   type RangeLike,
 } from '@tandem/text'
 import type * as Y from 'yjs'
-import type { BufferTransaction, TransactionParticipant } from './buffer-transaction.js'
+import type { BufferTransaction } from './buffer-transaction.js'
 import {
   type FindMarkersParams,
   findMarkers,
@@ -38,7 +38,7 @@ import {
 import type { UndoStateProvider } from './undo-history.js'
 
 /**
- * What a marker layer uses of its buffer: clipping and converting positions, the text's
+ * @internal What a marker layer uses of its buffer: clipping and converting positions, the text's
  * version, relative positions, marker ids, and whether edits or a transaction are under way.
  */
 export interface MarkerLayerHost {
@@ -106,7 +106,7 @@ interface LayerSnapshot {
  *
  * @example const layer = buffer.addMarkerLayer({ maintainHistory: true })
  */
-export class MarkerLayer implements TransactionParticipant, MarkerOwner {
+export class MarkerLayer implements MarkerOwner {
   /** Whether undo and redo put the markers back where they were. */
   readonly maintainHistory: boolean
   /** Whether a marker is destroyed, not just marked invalid, when an edit invalidates it. */
@@ -133,10 +133,10 @@ export class MarkerLayer implements TransactionParticipant, MarkerOwner {
     offsetOf: (position) => this.host.offsetOfClipped(this.host.clipPosition(position)),
   }
 
-  /** Made by `TextBuffer.addMarkerLayer`. */
+  /** @internal Made by `TextBuffer.addMarkerLayer`. */
   constructor(
-    /** @internal What the layer uses of the buffer whose text the markers follow. */
-    readonly host: MarkerLayerHost,
+    /** What the layer uses of the buffer whose text the markers follow. */
+    private readonly host: MarkerLayerHost,
     /** Unique among the buffer's layers. */
     readonly id: number,
     options: MarkerLayerOptions = {},
@@ -376,10 +376,11 @@ export class MarkerLayer implements TransactionParticipant, MarkerOwner {
   }
 
   /**
-   * Lets `owner` keep one object per marker in `Marker.view` (package internal, for display
-   * marker layers). True for the first owner to ask; later ones keep their own maps.
+   * Lets `owner` keep one object per marker in `Marker.view` (for a display marker layer, so
+   * that it needs no map of its own). True for the first owner to ask; later ones keep their
+   * own maps.
    *
-   * @internal
+   * @example this.wrappers = bufferLayer.claimView(this) ? null : new Map()
    */
   claimView(owner: object): boolean {
     if (this.viewOwner !== null && this.viewOwner !== owner) return false

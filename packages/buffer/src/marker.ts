@@ -64,7 +64,7 @@ interface Events {
   'did-destroy': undefined
 }
 
-/** A marker's state as an undo step saves it. Never changed once made, so steps share them. */
+/** @internal A marker's state as an undo step saves it. Never changed once made, so steps share them. */
 export interface MarkerSnapshot {
   readonly start: Y.RelativePosition
   readonly end: Y.RelativePosition
@@ -75,7 +75,7 @@ export interface MarkerSnapshot {
   readonly properties: Readonly<Record<string, unknown>>
 }
 
-/** The part of a layer's index holding a marker: its offsets are kept less `shift`. */
+/** @internal The part of a layer's index holding a marker: its offsets are kept less `shift`. */
 export interface ShiftedBucket {
   readonly shift: number
 }
@@ -105,7 +105,7 @@ export interface MarkerOwner {
   watch(marker: Marker): void
 }
 
-/** Fields a layer sets when it updates a marker directly. */
+/** @internal Fields a layer sets when it updates a marker directly. */
 export interface MarkerUpdate {
   range?: Range
   reversed?: boolean
@@ -156,14 +156,17 @@ export class Marker {
   /** @internal */ rawEnd: number
   /** @internal The index bucket holding the marker, null while it is out of the index. */
   bucket: ShiftedBucket | null = null
-  /** The ends as relative positions (package internal). */
+  /** @internal The start as a relative position (`getRelativeRange` gives both ends). */
   startAnchor: Y.RelativePosition
-  /** The end of the range as a relative position (package internal). */
+  /** @internal The end as a relative position. */
   endAnchor: Y.RelativePosition
   /** @internal */ properties: Readonly<Record<string, unknown>>
   /**
-   * @internal The wrapper the layer's view (its first display marker layer, see
-   * `MarkerLayer.claimView`) made for this marker: kept here instead of in a map of its own.
+   * The object the layer's view (the owner that `MarkerLayer.claimView` let in, such as a
+   * display marker layer) keeps for this marker, instead of in a map of its own; null until
+   * it sets one.
+   *
+   * @example if (layer.claimView(this)) marker.view = new DisplayMarker(marker)
    */
   view: unknown = null
   /** Its yes-or-no settings and its invalidation strategy, as bits (see `Flag`). */
@@ -274,17 +277,17 @@ export class Marker {
     this.flags = on ? this.flags | flag : this.flags & ~flag
   }
 
-  /** Offset of the start (package internal). */
+  /** Offset of the start in UTF-16 code units (what `getRange().start` is in rows and columns). */
   get start(): number {
     return this.bucket === null ? this.rawStart : this.rawStart + this.bucket.shift
   }
 
-  /** Offset of the end (package internal). */
+  /** Offset of the end in UTF-16 code units. */
   get end(): number {
     return this.bucket === null ? this.rawEnd : this.rawEnd + this.bucket.shift
   }
 
-  /** @internal Offset of the head. */
+  /** Offset of the head: the end, or the start when reversed. */
   get headOffset(): number {
     return this.reversed ? this.start : this.end
   }
@@ -604,7 +607,7 @@ export class Marker {
     this.saved = saved
   }
 
-  /** Whether anyone listens to changes (package internal). */
+  /** @internal Whether anyone listens to changes. */
   hasChangeListeners(): boolean {
     return this.emittedRange !== null
   }

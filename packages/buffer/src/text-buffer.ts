@@ -683,19 +683,6 @@ export class TextBuffer {
   }
 
   /**
-   * Whether the running transaction made edits the item index has not taken in yet, so that
-   * relative positions cannot be made for offsets until it ends (package internal).
-   */
-  hasUnsettledEdits(): boolean {
-    return (this.current?.unsettledEditCalls ?? 0) > 0
-  }
-
-  /** A new buffer-wide marker id (package internal). */
-  allocateMarkerId(): number {
-    return this.nextMarkerId++
-  }
-
-  /**
    * Has `follower` hear of every edit as it is made, before any event (see `EditFollower`).
    *
    * @example const subscription = buffer.followEdits(displayLayerFollower)
@@ -722,14 +709,17 @@ export class TextBuffer {
     return this.textVersion
   }
 
-  /** The anchoring index, shared by marker layers (package internal). */
-  get itemIndex(): ItemIndex {
-    return this.index
+  /** Offset of an already clipped point. */
+  private offsetOfClipped(point: Point): number {
+    return this.lines.offsetForPosition(point.row, point.column)
   }
 
-  /** Offset of an already clipped point (package internal). */
-  offsetOfClipped(point: Point): number {
-    return this.lines.offsetForPosition(point.row, point.column)
+  /**
+   * Whether the running transaction made edits the item index has not taken in yet, so that
+   * relative positions cannot be made for offsets until it ends.
+   */
+  private hasUnsettledEdits(): boolean {
+    return (this.current?.unsettledEditCalls ?? 0) > 0
   }
 
   // Events
