@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import * as Y from 'yjs'
 import type { EditFollower } from './buffer-change.js'
-import { callEach } from './buffer-transaction.js'
+import { BufferTransaction, NO_FAILURE, ParticipantList } from './buffer-transaction.js'
 import { TextBuffer } from './text-buffer.js'
 
 /** A follower that records what it hears, and throws from `failIn` when asked to. */
@@ -18,15 +18,26 @@ const follower = (log: string[], name: string, failIn: keyof EditFollower | null
 }
 
 describe('buffer transactions and their participants', () => {
-  it('callEach calls every item even when some throw, then rethrows the first error', () => {
-    const called: number[] = []
-    expect(() =>
-      callEach([1, 2, 3], (n) => {
-        called.push(n)
-        if (n !== 2) throw new Error(`item ${n}`)
-      }),
-    ).toThrow('item 1')
-    expect(called).toEqual([1, 2, 3])
+  it('a stage calls every participant, by rank, even when some throw, and returns the first error', () => {
+    const list = new ParticipantList()
+    const called: string[] = []
+    const participant = (name: string, fails: boolean) => ({
+      willCommit: () => {
+        called.push(name)
+        if (fails) throw new Error(name)
+      },
+    })
+    list.join(participant('follower', true), 2)
+    list.join(participant('layer', true), 0)
+    const leave = list.join(participant('history', false), 1)
+    const transaction = new BufferTransaction('edit', null)
+    expect((list.willCommit(transaction) as Error).message).toBe('layer')
+    expect(called).toEqual(['layer', 'history', 'follower'])
+    leave()
+    called.length = 0
+    expect(list.didCommit(transaction)).toBe(NO_FAILURE)
+    list.willCommit(transaction)
+    expect(called).toEqual(['layer', 'follower'])
   })
 
   it('a follower that throws on a remote change keeps the others, the markers and the change event going', () => {

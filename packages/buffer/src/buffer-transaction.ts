@@ -89,19 +89,18 @@ export class BufferTransaction {
     return this.lastDescribed.described
   }
 
-  /** Takes the sole batch, if any, and forgets the unsettled edits (Yjs reported them). */
-  settle(): { calls: number; batch: LocalBatch | null } {
-    const settled = { calls: this.unsettledEditCalls, batch: this.soleBatch }
+  /** Forgets the unsettled edits: Yjs reported them (read them first). */
+  settle(): void {
     this.unsettledEditCalls = 0
     this.soleBatch = null
-    return settled
   }
 }
 
 /**
  * A part of the buffer that takes part in its transactions: marker layers, edit followers,
  * the undo history. The buffer calls every participant at each stage, in the order they
- * joined; one that throws does not keep the others from being called (see `callEach`).
+ * joined; one that throws does not keep the others, or the later stages, from being called:
+ * the first error is thrown once they all ran (see `ParticipantList`).
  */
 export interface TransactionParticipant {
   /**
@@ -117,9 +116,16 @@ export interface TransactionParticipant {
   didCommit?(transaction: BufferTransaction): void
 }
 
+/** What a stage of `ParticipantList` returns when no participant threw. */
+export const NO_FAILURE: unique symbol = Symbol('no failure')
+
+/** The first error a stage threw, or `NO_FAILURE`. */
+export type StageFailure = unknown
+
 /**
  * The participants of a buffer's transactions, in the order they are called: by rank, then
- * in the order they joined.
+ * in the order they joined. Each stage calls every participant, even when some throw, and
+ * returns the first error (or `NO_FAILURE`) for the buffer to throw once its stages are done.
  */
 export class ParticipantList {
   private readonly entries: Array<{ participant: TransactionParticipant; rank: number }> = []
@@ -139,43 +145,64 @@ export class ParticipantList {
     }
   }
 
-  /** Calls `call` for every participant, all of them even when some throw (see `callEach`). */
-  each(call: (participant: TransactionParticipant) => void): void {
-    callEach(this.list, call)
+  /** Calls `textDidChange` of every participant. */
+  textDidChange(transaction: BufferTransaction, changes: readonly TextChange[]): StageFailure {
+    let failure: StageFailure = NO_FAILURE
+    for (const participant of this.list) {
+      try {
+        participant.textDidChange?.(transaction, changes)
+      } catch (error) {
+        if (failure === NO_FAILURE) failure = error
+      }
+    }
+    return failure
+  }
+
+  /** Calls `textDidReset` of every participant. */
+  textDidReset(transaction: BufferTransaction): StageFailure {
+    let failure: StageFailure = NO_FAILURE
+    for (const participant of this.list) {
+      try {
+        participant.textDidReset?.(transaction)
+      } catch (error) {
+        if (failure === NO_FAILURE) failure = error
+      }
+    }
+    return failure
+  }
+
+  /** Calls `willCommit` of every participant. */
+  willCommit(transaction: BufferTransaction): StageFailure {
+    let failure: StageFailure = NO_FAILURE
+    for (const participant of this.list) {
+      try {
+        participant.willCommit?.(transaction)
+      } catch (error) {
+        if (failure === NO_FAILURE) failure = error
+      }
+    }
+    return failure
+  }
+
+  /** Calls `didCommit` of every participant. */
+  didCommit(transaction: BufferTransaction): StageFailure {
+    let failure: StageFailure = NO_FAILURE
+    for (const participant of this.list) {
+      try {
+        participant.didCommit?.(transaction)
+      } catch (error) {
+        if (failure === NO_FAILURE) failure = error
+      }
+    }
+    return failure
   }
 }
 
-/** Runs stages that must all run, keeping the first error to rethrow when they are done. */
-export class Failures {
-  private first: { error: unknown } | null = null
+/** The first of two stage results that is a failure. */
+export const firstFailure = (earlier: StageFailure, later: StageFailure): StageFailure =>
+  earlier === NO_FAILURE ? later : earlier
 
-  /** Runs `fn`; an error it throws is kept (the first one) instead of thrown. */
-  run(fn: () => void): void {
-    try {
-      fn()
-    } catch (error) {
-      this.first ??= { error }
-    }
-  }
-
-  /** Throws the first error kept, if any. */
-  rethrow(): void {
-    if (this.first !== null) throw this.first.error
-  }
-}
-
-/**
- * Calls `call` for every item, even when some throw; then rethrows the first error (later
- * ones are dropped: the first names the fault, and the state is what the others left).
- */
-export const callEach = <T>(items: Iterable<T>, call: (item: T) => void): void => {
-  let failure: { error: unknown } | null = null
-  for (const item of items) {
-    try {
-      call(item)
-    } catch (error) {
-      failure ??= { error }
-    }
-  }
-  if (failure !== null) throw failure.error
+/** Throws a stage's failure, if there was one. */
+export const throwFailure = (failure: StageFailure): void => {
+  if (failure !== NO_FAILURE) throw failure
 }

@@ -16,12 +16,15 @@ import type {
 } from './buffer-change.js'
 import {
   BufferTransaction,
-  Failures,
+  firstFailure,
   type LocalBatch,
   type LocalEdit,
+  NO_FAILURE,
   ParticipantList,
+  type StageFailure,
   type TransactionKind,
   type TransactionParticipant,
+  throwFailure,
 } from './buffer-transaction.js'
 import { ItemIndex, type TextChange } from './item-index.js'
 import { extentForText, normalizeLineEndings } from './line-endings.js'
@@ -513,28 +516,26 @@ export class TextBuffer {
     const transaction = this.begin('edit')
     this.history.willTransact(groupingInterval)
     let result!: T
-    let failure: unknown = null
+    let thrown: unknown = null
     // A participant that throws when Yjs reports the changes keeps the commit from nobody.
-    const failures = new Failures()
+    let failure: StageFailure = NO_FAILURE
     try {
       this.doc.transact(() => {
         try {
           result = fn()
         } catch (error) {
           transaction.failed = true
-          failure = error
+          thrown = error
         }
       }, this)
     } catch (error) {
-      failures.run(() => {
-        throw error
-      })
+      failure = error
     } finally {
       this.current = transaction.outer
     }
-    failures.run(() => this.commit(transaction))
-    if (transaction.failed) throw failure
-    failures.rethrow()
+    failure = firstFailure(failure, this.participants.didCommit(transaction))
+    if (transaction.failed) throw thrown
+    throwFailure(failure)
     return result
   }
 
@@ -561,17 +562,18 @@ export class TextBuffer {
   /** Runs `fn` as a transaction of `kind`, which ends (and is committed) when it returns. */
   private running<T>(kind: TransactionKind, fn: () => T): T {
     const transaction = this.begin(kind)
+    let result: T
     try {
-      return fn()
-    } finally {
+      result = fn()
+    } catch (error) {
+      // Every participant hears of the end, even when `fn` threw (its error is the one thrown).
       this.current = transaction.outer
-      this.commit(transaction)
+      this.participants.didCommit(transaction)
+      throw error
     }
-  }
-
-  /** Ends a transaction: every participant hears of it, even when one throws. */
-  private commit(transaction: BufferTransaction): void {
-    this.participants.each((participant) => participant.didCommit?.(transaction))
+    this.current = transaction.outer
+    throwFailure(this.participants.didCommit(transaction))
+    return result
   }
 
   /** Whether a `transact` call is running. */
@@ -801,8 +803,10 @@ export class TextBuffer {
     const transaction = this.transactionOf(yjs.origin)
     const standalone = transaction !== this.current
     // A participant that throws keeps neither the others nor the later stages from running.
-    const failures = new Failures()
-    const { calls, batch } = transaction.settle()
+    let failure: StageFailure = NO_FAILURE
+    const calls = transaction.unsettledEditCalls
+    const batch = transaction.soleBatch
+    transaction.settle()
     const applied = calls > 0
     const changes = this.takeIn(yjs, calls, batch, transaction)
     transaction.yjs = yjs
@@ -811,20 +815,26 @@ export class TextBuffer {
       // Someone edited the Y.Text directly inside this buffer's transaction: read it again.
       this.lines = new LineStore(this.ytext.toString())
       this.textVersion++
-      failures.run(() => this.participants.each((p) => p.textDidReset?.(transaction)))
+      failure = this.participants.textDidReset(transaction)
     }
     if (changes.length > 0) {
       transaction.textChanged = true
       if (!applied) {
         this.applyToLines(changes)
         this.textVersion++
-        failures.run(() => this.participants.each((p) => p.textDidChange?.(transaction, changes)))
+        failure = firstFailure(failure, this.participants.textDidChange(transaction, changes))
       }
     }
-    failures.run(() => this.participants.each((p) => p.willCommit?.(transaction)))
-    if (changes.length > 0) failures.run(() => this.emitChanges(transaction, changes, yjs.origin))
-    if (standalone) failures.run(() => this.commit(transaction))
-    failures.rethrow()
+    failure = firstFailure(failure, this.participants.willCommit(transaction))
+    if (changes.length > 0) {
+      try {
+        this.emitChanges(transaction, changes, yjs.origin)
+      } catch (error) {
+        failure = firstFailure(failure, error)
+      }
+    }
+    if (standalone) failure = firstFailure(failure, this.participants.didCommit(transaction))
+    throwFailure(failure)
   }
 
   /** Emits `did-change` (and schedules `did-stop-changing`) for a transaction's changes. */
@@ -951,7 +961,7 @@ export class TextBuffer {
     const transaction = this.current!
     transaction.noteEdits(batch)
     const changes = batch.changes
-    this.participants.each((participant) => participant.textDidChange?.(transaction, changes))
+    throwFailure(this.participants.textDidChange(transaction, changes))
   }
 
   /** Applies changes to the line store, last first (old offsets stay valid to their left). */
