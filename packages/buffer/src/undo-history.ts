@@ -129,10 +129,10 @@ export class UndoHistory {
     if (this.redoSteps.length > 0) this.clearRedoStack()
     const before = this.providers.size > 0 ? (this.pendingBefore ?? this.capture()) : null
     this.undoSteps.push({ item, before, after: null, groupableUntil: 0 })
-    if (this.undoSteps.length > this.maxEntries) {
-      const excess = this.undoSteps.length - this.maxEntries
-      this.undoSteps.splice(0, excess)
-      this.dropped += excess
+    // `shift` drops the oldest in place (V8 trims the array's start), unlike `splice`.
+    while (this.undoSteps.length > this.maxEntries) {
+      this.undoSteps.shift()
+      this.dropped++
     }
   }
 
