@@ -28,8 +28,6 @@ buffer.allocateMarkerId()
 // @ts-expect-error internal
 buffer.offsetOfClipped(marker.getRange().start)
 // @ts-expect-error internal
-buffer.hasUnsettledEdits()
-// @ts-expect-error internal
 marker.startAnchor
 // @ts-expect-error internal
 marker.tailed = false

@@ -716,14 +716,6 @@ export class TextBuffer {
     return this.lines.offsetForPosition(point.row, point.column)
   }
 
-  /**
-   * Whether the running transaction made edits the item index has not taken in yet, so that
-   * relative positions cannot be made for offsets until it ends.
-   */
-  private hasUnsettledEdits(): boolean {
-    return (this.current?.unsettledEditCalls ?? 0) > 0
-  }
-
   // Events
 
   /**
@@ -785,17 +777,17 @@ export class TextBuffer {
     }
   }
 
-  /** What marker layers use of the buffer. */
+  /** What marker layers use of the buffer (each call goes straight to the part that answers). */
   private readonly layerHost: MarkerLayerHost = {
     clipRange: (range) => this.clipRange(range),
     clipPosition: (position) => this.clipPosition(position),
-    offsetOfClipped: (point) => this.offsetOfClipped(point),
+    offsetOfClipped: (point) => this.lines.offsetForPosition(point.row, point.column),
     positionForCharacterIndex: (offset) => this.positionForCharacterIndex(offset),
     version: () => this.textVersion,
     offsetOfRelativePosition: (position) => this.index.offsetOf(position),
     relativePositionAt: (offset, assoc) => this.index.relativePositionAt(offset, assoc),
     allocateMarkerId: () => this.nextMarkerId++,
-    hasUnsettledEdits: () => this.hasUnsettledEdits(),
+    hasUnsettledEdits: () => this.current !== null && this.current.unsettledEditCalls > 0,
     isTransacting: () => this.isTransacting(),
   }
 
