@@ -17,6 +17,7 @@ export type { LineEnding } from './line-store.js'
 export {
   Marker,
   type MarkerChangeEvent,
+  type MarkerOwner,
   type MarkOptions,
   type RelativeRange,
 } from './marker.js'

@@ -1,6 +1,25 @@
 import * as Y from 'yjs'
 import { ClockIndex } from './clock-index.js'
 import { type Span, SpanTree } from './span-tree.js'
+import {
+  followRedone,
+  forEachDeletedRun,
+  forEachItemMadeIn,
+  forEachTextItem,
+  isMadeIn,
+  isRootNamed,
+  isVisibleText,
+  itemClient,
+  itemClock,
+  itemLength,
+  itemText,
+  leftItem,
+  ownerId,
+  relativePosition,
+  rootName,
+  type TextItem,
+  textOfIds,
+} from './yjs-internals.js'
 
 /**
  * One change of a transaction, in UTF-16 offsets: the old text [oldStart, oldEnd) became
@@ -71,11 +90,11 @@ export class ItemIndex {
     this.pending = null
     this.clocks.clear()
     const spans: Span[] = []
-    for (let item = this.ytext._start; item !== null; item = item.right) {
-      const span = this.tree.createSpan(item.id.client, item.id.clock, item.length, isVisible(item))
+    forEachTextItem(this.ytext, (client, clock, length, visible) => {
+      const span = this.tree.createSpan(client, clock, length, visible)
       spans.push(span)
       this.clocks.add(span)
-    }
+    })
     this.tree.reset(spans)
   }
 
@@ -194,22 +213,13 @@ export class ItemIndex {
       if (!this.ownsTypeReference(position)) return null
       return position.assoc >= 0 ? this.tree.size : 0
     }
-    const store = this.ytext.doc!.store
-    let client = id.client
     let clock = id.clock
-    let span = this.clocks.find(client, clock)
+    let span = this.clocks.find(id.client, clock)
     if (span === undefined || span.size === 0) {
-      if (Y.getState(store, client) <= clock) return null
-      let item = Y.getItem(store, Y.createID(client, clock))
-      while (item instanceof Y.Item && item.redone !== null) {
-        const diff = clock - item.id.clock
-        client = item.redone.client
-        clock = item.redone.clock + diff
-        if (Y.getState(store, client) <= clock) return null
-        item = Y.getItem(store, Y.createID(client, clock))
-      }
-      if (!(item instanceof Y.Item) || item.parent !== this.ytext) return null
-      span = this.clocks.find(client, clock)
+      const live = followRedone(this.ytext, id.client, clock)
+      if (live === null) return null
+      clock = live.clock
+      span = this.clocks.find(live.client, clock)
       if (span === undefined) return null
     }
     const before = this.tree.offsetOf(span)
@@ -252,9 +262,7 @@ export class ItemIndex {
     const found = this.tree.spanAt(offset)
     if (found === null) return ''
     const clock = found.span.clock + found.index
-    const item = Y.getItem(this.ytext.doc!.store, Y.createID(found.span.client, clock))
-    const content = (item as Y.Item).content as Y.ContentString
-    return content.str.charAt(clock - item.id.clock)
+    return textOfIds(this.ytext.doc!, found.span.client, clock, 1)
   }
 
   /** Spans in text order, as [client, clock, length, visible] (tests only). */
@@ -270,66 +278,53 @@ export class ItemIndex {
   }
 
   private placeInsertedItems(transaction: Y.Transaction, changed: ChangedSpan[]): void {
-    const store = transaction.doc.store
-    const before = transaction.beforeState
-    const isNew = (item: Y.Item) => item.id.clock >= (before.get(item.id.client) ?? 0)
-    for (const [client, after] of transaction.afterState) {
-      const start = before.get(client) ?? 0
-      if (after === start) continue
-      const structs = store.clients.get(client)!
-      for (let i = Y.findIndexSS(structs, start); i < structs.length; i++) {
-        const struct = structs[i]!
-        if (!(struct instanceof Y.Item) || struct.parent !== this.ytext) continue
-        if (this.clocks.find(client, struct.id.clock) !== undefined) continue
-        // Its left neighbours may be new too: place the whole chain, leftmost first.
-        const chain: Y.Item[] = [struct]
-        let left = struct.left
-        while (
-          left !== null &&
-          isNew(left) &&
-          this.clocks.find(left.id.client, left.id.clock) === undefined
-        ) {
-          chain.push(left)
-          left = left.left
-        }
-        for (let j = chain.length - 1; j >= 0; j--) this.place(chain[j]!, changed)
+    forEachItemMadeIn(transaction, this.ytext, (item) => {
+      if (this.clocks.find(itemClient(item), itemClock(item)) !== undefined) return
+      // Its left neighbours may be new too: place the whole chain, leftmost first.
+      const chain: TextItem[] = [item]
+      let left = leftItem(item)
+      while (
+        left !== null &&
+        isMadeIn(transaction, left) &&
+        this.clocks.find(itemClient(left), itemClock(left)) === undefined
+      ) {
+        chain.push(left)
+        left = leftItem(left)
       }
-    }
+      for (let j = chain.length - 1; j >= 0; j--) this.place(chain[j]!, changed)
+    })
   }
 
-  private place(item: Y.Item, changed: ChangedSpan[]): void {
+  private place(item: TextItem, changed: ChangedSpan[]): void {
     let anchor: Span | null = null
-    const left = item.left
+    const left = leftItem(item)
     if (left !== null) {
-      const lastClock = left.id.clock + left.length - 1
-      anchor = this.clocks.find(left.id.client, lastClock)!
+      const lastClock = itemClock(left) + itemLength(left) - 1
+      anchor = this.clocks.find(itemClient(left), lastClock)!
       if (anchor.clock + anchor.len - 1 > lastClock)
         this.split(anchor, lastClock + 1 - anchor.clock)
     }
-    const visible = isVisible(item)
-    const span = this.tree.createSpan(item.id.client, item.id.clock, item.length, visible)
+    const visible = isVisibleText(item)
+    const span = this.tree.createSpan(itemClient(item), itemClock(item), itemLength(item), visible)
     span.oldSize = 0
     this.tree.insertAfter(anchor, span)
     this.clocks.add(span)
     if (visible) {
-      const text = (item.content as Y.ContentString).str
-      changed.push({ span, text, oldText: '', offset: 0, oldOffset: 0 })
+      changed.push({ span, text: itemText(item), oldText: '', offset: 0, oldOffset: 0 })
     }
   }
 
   private hideDeletedItems(transaction: Y.Transaction, changed: ChangedSpan[]): void {
-    for (const [client, deletes] of transaction.deleteSet.clients) {
-      for (const { clock, len } of deletes) {
-        for (let span of this.clocks.overlapping(client, clock, len)) {
-          if (span.size === 0) continue
-          if (span.clock < clock) span = this.split(span, clock - span.clock)
-          if (span.clock + span.len > clock + len) this.split(span, clock + len - span.clock)
-          this.tree.setSize(span, 0)
-          const oldText = this.deletedText(transaction, span)
-          changed.push({ span, text: '', oldText, offset: 0, oldOffset: 0 })
-        }
+    forEachDeletedRun(transaction, (client, clock, len) => {
+      for (let span of this.clocks.overlapping(client, clock, len)) {
+        if (span.size === 0) continue
+        if (span.clock < clock) span = this.split(span, clock - span.clock)
+        if (span.clock + span.len > clock + len) this.split(span, clock + len - span.clock)
+        this.tree.setSize(span, 0)
+        const oldText = textOfIds(transaction.doc, span.client, span.clock, span.len)
+        changed.push({ span, text: '', oldText, offset: 0, oldOffset: 0 })
       }
-    }
+    })
   }
 
   /** Places the pending local edit in the tree. */
@@ -361,25 +356,6 @@ export class ItemIndex {
     if (first !== null && first !== last) this.mergeWithNeighbours(first)
   }
 
-  /** The text of a span deleted by `transaction`: its items keep their content until cleanup. */
-  private deletedText(transaction: Y.Transaction, span: Span): string {
-    const store = transaction.doc.store
-    let text = ''
-    let clock = span.clock
-    const end = span.clock + span.len
-    while (clock < end) {
-      const item = Y.getItem(store, Y.createID(span.client, clock)) as Y.Item
-      const take = Math.min(end, item.id.clock + item.length) - clock
-      const content = item.content
-      if (content instanceof Y.ContentString) {
-        const from = clock - item.id.clock
-        text += content.str.slice(from, from + take)
-      }
-      clock += take
-    }
-    return text
-  }
-
   private split(span: Span, at: number): Span {
     const right = this.tree.split(span, at)
     this.clocks.add(right)
@@ -408,26 +384,21 @@ export class ItemIndex {
   }
 
   private positionFor(item: Y.ID | null, assoc: number): Y.RelativePosition {
-    const owner = this.ytext._item
+    const owner = ownerId(this.ytext)
     if (owner === null) {
       // A root type keeps its name for the document's life: look it up once.
-      this.rootName ??= Y.findRootTypeKey(this.ytext)
-      return new Y.RelativePosition(null, this.rootName, item, assoc)
+      this.rootName ??= rootName(this.ytext)
+      return relativePosition(null, this.rootName, item, assoc)
     }
-    return new Y.RelativePosition(owner.id, null, item, assoc)
+    return relativePosition(owner, null, item, assoc)
   }
 
   private ownsTypeReference(position: Y.RelativePosition): boolean {
-    const owner = this.ytext._item
-    if (position.tname !== null) {
-      return owner === null && (this.ytext.doc!.share.get(position.tname) as unknown) === this.ytext
-    }
-    return owner !== null && position.type !== null && Y.compareIDs(position.type, owner.id)
+    const owner = ownerId(this.ytext)
+    if (position.tname !== null) return owner === null && isRootNamed(this.ytext, position.tname)
+    return owner !== null && position.type !== null && Y.compareIDs(position.type, owner)
   }
 }
-
-const isVisible = (item: Y.Item): boolean =>
-  !item.deleted && item.content.constructor === Y.ContentString
 
 const continues = (a: Span, b: Span): boolean =>
   a.client === b.client && a.clock + a.len === b.clock && a.size > 0 === b.size > 0

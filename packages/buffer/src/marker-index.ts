@@ -1,4 +1,4 @@
-import type { Marker } from './marker.js'
+import type { Marker, ShiftedBucket } from './marker.js'
 
 /** Markers per bucket before it is split in two, by default. */
 const DEFAULT_BUCKET_SIZE = 128
@@ -9,7 +9,7 @@ const DEFAULT_BUCKET_SIZE = 128
  * (`Marker.rawStart`, for reading one marker's offsets) and side by side in `starts` and
  * `ends` (for searches, which then read two flat arrays instead of visiting every marker).
  */
-export class MarkerBucket {
+export class MarkerBucket implements ShiftedBucket {
   readonly markers: Marker[] = []
   /** `markers[i].rawStart`, for each i. */
   readonly starts: number[] = []
@@ -87,7 +87,8 @@ export class MarkerIndex {
 
   /** Takes `marker` out of the index; its offsets stay readable as they were. */
   remove(marker: Marker): void {
-    const bucket = marker.bucket
+    // Only this index puts markers in buckets: a marker's bucket is one of its own.
+    const bucket = marker.bucket as MarkerBucket | null
     if (bucket === null) return
     const at = indexInBucket(bucket, marker)
     marker.rawStart += bucket.shift

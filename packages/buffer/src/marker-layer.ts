@@ -1,15 +1,25 @@
-import { type Disposable, Emitter, type PointLike, Range, type RangeLike } from '@tandem/text'
+import {
+  type Disposable,
+  Emitter,
+  type Point,
+  type PointLike,
+  Range,
+  type RangeLike,
+} from '@tandem/text'
 import type * as Y from 'yjs'
+import type { BufferTransaction } from './buffer-transaction.js'
 import {
   type FindMarkersParams,
   findMarkers,
   type OffsetMapper,
   searchWindow,
 } from './find-markers.js'
-import type { ItemIndex, TextChange } from './item-index.js'
+import type { TextChange } from './item-index.js'
 import {
   Marker,
   type MarkerChangeEvent,
+  type MarkerOwner,
+  type MarkerSnapshot,
   type MarkerUpdate,
   type MarkOptions,
   type RelativeRange,
@@ -25,8 +35,34 @@ import {
   startMoves,
   touches,
 } from './marker-rules.js'
-import type { TextBuffer } from './text-buffer.js'
 import type { UndoStateProvider } from './undo-history.js'
+
+/**
+ * @internal What a marker layer uses of its buffer: clipping and converting positions, the text's
+ * version, relative positions, marker ids, and whether edits or a transaction are under way.
+ */
+export interface MarkerLayerHost {
+  /** `range` with both ends clipped to the text. */
+  clipRange(range: RangeLike): Range
+  /** `position` clipped to the text. */
+  clipPosition(position: PointLike): Point
+  /** Offset of a clipped point. */
+  offsetOfClipped(point: Point): number
+  /** The position of an offset (clipped). */
+  positionForCharacterIndex(offset: number): Point
+  /** Counts text changes: positions cached at one version stay valid until the next. */
+  version(): number
+  /** Where a relative position points now, or null when it cannot be resolved. */
+  offsetOfRelativePosition(position: Y.RelativePosition): number | null
+  /** A relative position for `offset`: `assoc >= 0` ties it to the character after, else before. */
+  relativePositionAt(offset: number, assoc: number): Y.RelativePosition
+  /** A new marker id, unique in the buffer. */
+  allocateMarkerId(): number
+  /** Whether the running transaction made edits that relative positions cannot name yet. */
+  hasUnsettledEdits(): boolean
+  /** Whether a transaction (or `holdingUpdates`) runs, so that `did-update` waits. */
+  isTransacting(): boolean
+}
 
 /** Options of `TextBuffer.addMarkerLayer`. */
 export interface MarkerLayerOptions {
@@ -54,17 +90,6 @@ interface Events {
   'did-destroy': undefined
 }
 
-/** A marker's state as an undo step saves it. Never changed once made, so steps share them. */
-export interface MarkerSnapshot {
-  readonly start: Y.RelativePosition
-  readonly end: Y.RelativePosition
-  readonly reversed: boolean
-  readonly tailed: boolean
-  readonly valid: boolean
-  readonly exclusive: boolean | null
-  readonly properties: Readonly<Record<string, unknown>>
-}
-
 /** A layer's markers and their saved states, side by side. */
 interface LayerSnapshot {
   readonly markers: Marker[]
@@ -81,7 +106,7 @@ interface LayerSnapshot {
  *
  * @example const layer = buffer.addMarkerLayer({ maintainHistory: true })
  */
-export class MarkerLayer {
+export class MarkerLayer implements MarkerOwner {
   /** Whether undo and redo put the markers back where they were. */
   readonly maintainHistory: boolean
   /** Whether a marker is destroyed, not just marked invalid, when an edit invalidates it. */
@@ -105,14 +130,13 @@ export class MarkerLayer {
   /** The markers by offset, so an edit visits only the markers it touches. */
   private readonly index = new MarkerIndex()
   private readonly offsetMapper: OffsetMapper = {
-    offsetOf: (position) =>
-      this.buffer.characterIndexForPosition(this.buffer.clipPosition(position)),
+    offsetOf: (position) => this.host.offsetOfClipped(this.host.clipPosition(position)),
   }
 
-  /** Made by `TextBuffer.addMarkerLayer`. */
+  /** @internal Made by `TextBuffer.addMarkerLayer`. */
   constructor(
-    /** The buffer whose text the markers follow. */
-    readonly buffer: TextBuffer,
+    /** What the layer uses of the buffer whose text the markers follow. */
+    private readonly host: MarkerLayerHost,
     /** Unique among the buffer's layers. */
     readonly id: number,
     options: MarkerLayerOptions = {},
@@ -129,13 +153,13 @@ export class MarkerLayer {
    * @example layer.markRange([[0, 0], [0, 3]], { invalidate: 'touch' })
    */
   markRange(range: RangeLike, options: MarkOptions = {}): Marker {
-    const clipped = this.buffer.clipRange(range)
+    const clipped = this.host.clipRange(range)
     return this.createMarker(clipped, options)
   }
 
   /** Marks a position (clipped) with a tailless marker, which is exclusive by default. */
   markPosition(position: PointLike, options: MarkOptions = {}): Marker {
-    const at = this.buffer.clipPosition(position)
+    const at = this.host.clipPosition(position)
     return this.createMarker(new Range(at, at), options, false)
   }
 
@@ -145,16 +169,15 @@ export class MarkerLayer {
    */
   markRelativeRange(relative: RelativeRange, options: MarkOptions = {}): Marker | null {
     this.assertAlive()
-    const index = this.buffer.itemIndex
-    const a = index.offsetOf(relative.start)
-    const b = index.offsetOf(relative.end)
+    const a = this.host.offsetOfRelativePosition(relative.start)
+    const b = this.host.offsetOfRelativePosition(relative.end)
     if (a === null || b === null) return null
     const start = Math.min(a, b)
     const end = Math.max(a, b)
     const [startAnchor, endAnchor] =
       a > b ? [relative.end, relative.start] : [relative.start, relative.end]
     const marker = new Marker(
-      this.buffer.allocateMarkerId(),
+      this.host.allocateMarkerId(),
       this,
       start,
       end,
@@ -199,11 +222,11 @@ export class MarkerLayer {
    * form of `findMarkers({ intersectsRange })` for hot paths. O(log n + found).
    */
   markersIntersectingRange(range: RangeLike): Marker[] {
-    const clipped = this.buffer.clipRange(range)
+    const clipped = this.host.clipRange(range)
     const found: Marker[] = []
     this.index.overlapping(
-      this.buffer.offsetOfClipped(clipped.start),
-      this.buffer.offsetOfClipped(clipped.end),
+      this.host.offsetOfClipped(clipped.start),
+      this.host.offsetOfClipped(clipped.end),
       found,
     )
     return found
@@ -265,6 +288,16 @@ export class MarkerLayer {
 
   // Package internal: called by Marker and TextBuffer.
 
+  /** @internal Counts text changes (see `MarkerOwner`). */
+  textVersion(): number {
+    return this.host.version()
+  }
+
+  /** @internal The position of an offset (see `MarkerOwner`). */
+  positionAt(offset: number): Point {
+    return this.host.positionForCharacterIndex(offset)
+  }
+
   /**
    * Applies a direct update to a marker; emits its change event at once (if it moved since the last one).
    *
@@ -274,9 +307,9 @@ export class MarkerLayer {
     if (marker.destroyed) return false
     let changed = false
     if (update.range !== undefined) {
-      const range = this.buffer.clipRange(update.range)
-      const start = this.buffer.offsetOfClipped(range.start)
-      const end = this.buffer.offsetOfClipped(range.end)
+      const range = this.host.clipRange(update.range)
+      const start = this.host.offsetOfClipped(range.start)
+      const end = this.host.offsetOfClipped(range.end)
       if (start !== marker.start || end !== marker.end) {
         this.index.move(marker, start, end)
         this.anchorWhenSettled(marker)
@@ -343,10 +376,11 @@ export class MarkerLayer {
   }
 
   /**
-   * Lets `owner` keep one object per marker in `Marker.view` (package internal, for display
-   * marker layers). True for the first owner to ask; later ones keep their own maps.
+   * Lets `owner` keep one object per marker in `Marker.view` (for a display marker layer, so
+   * that it needs no map of its own). True for the first owner to ask; later ones keep their
+   * own maps.
    *
-   * @internal
+   * @example this.wrappers = bufferLayer.claimView(this) ? null : new Map()
    */
   claimView(owner: object): boolean {
     if (this.viewOwner !== null && this.viewOwner !== owner) return false
@@ -459,9 +493,9 @@ export class MarkerLayer {
     let straddled = false
     if (!local) {
       // Touched ends are resolved from their relative positions: the anchoring every peer shares.
-      const index = this.buffer.itemIndex
-      if (startTouched) start = index.offsetOf(marker.startAnchor) ?? start
-      if (endTouched) end = index.offsetOf(marker.endAnchor) ?? end
+      const host = this.host
+      if (startTouched) start = host.offsetOfRelativePosition(marker.startAnchor) ?? start
+      if (endTouched) end = host.offsetOfRelativePosition(marker.endAnchor) ?? end
       if (start > end) {
         // A collapsed selection whose anchors now straddle inserted text: keep the caret
         // before the insertion, as for any caret.
@@ -477,6 +511,32 @@ export class MarkerLayer {
     const anchorDeleted =
       !local && ((startTouched && deletes(changes[i]!)) || (endTouched && deletes(changes[j]!)))
     return (local && (startTouched || endTouched)) || emptinessChanged || straddled || anchorDeleted
+  }
+
+  /**
+   * Moves the markers through edits: local ones by Atom's rules (anchored again when the
+   * transaction's edits settle), others through their relative positions.
+   *
+   * @internal
+   */
+  textDidChange(transaction: BufferTransaction, changes: readonly TextChange[]): void {
+    this.applyChanges(changes, transaction.local, transaction.unsettledEditCalls > 0)
+  }
+
+  /** @internal The transaction's edits settled: moved markers get relative positions. */
+  willCommit(): void {
+    this.anchorMovedMarkers()
+  }
+
+  /**
+   * The transaction is over: markers the text moved report their changes (undo and redo
+   * held them until now); otherwise a held `did-update` goes out.
+   *
+   * @internal
+   */
+  didCommit(transaction: BufferTransaction): void {
+    if (transaction.textChanged || transaction.holdsMarkerEvents) this.emitChangeEvents()
+    else this.flushUpdate()
   }
 
   /** @internal Checks the marker index (tests only). */
@@ -530,15 +590,15 @@ export class MarkerLayer {
   }
 
   private restore(snapshot: LayerSnapshot): void {
-    const index = this.buffer.itemIndex
+    const host = this.host
     const { markers, states } = snapshot
     // As in Atom: markers of the snapshot are put back first (a destroyed one comes back, at
     // its saved range, before anyone hears of it), then the others are destroyed.
     for (let i = 0; i < markers.length; i++) {
       const marker = markers[i]!
       const saved = states[i]!
-      const a = index.offsetOf(saved.start)
-      const b = index.offsetOf(saved.end)
+      const a = host.offsetOfRelativePosition(saved.start)
+      const b = host.offsetOfRelativePosition(saved.end)
       if (a === null || b === null) continue
       this.index.move(marker, Math.min(a, b), Math.max(a, b))
       marker.restore(saved)
@@ -557,22 +617,21 @@ export class MarkerLayer {
 
   private createMarker(range: Range, options: MarkOptions, tailed = options.tailed): Marker {
     this.assertAlive()
-    const start = this.buffer.offsetOfClipped(range.start)
-    const end = this.buffer.offsetOfClipped(range.end)
-    const index = this.buffer.itemIndex
-    const startAnchor = startAnchorFor(index, start, end)
+    const start = this.host.offsetOfClipped(range.start)
+    const end = this.host.offsetOfClipped(range.end)
+    const startAnchor = startAnchorFor(this.host, start, end)
     const marker = new Marker(
-      this.buffer.allocateMarkerId(),
+      this.host.allocateMarkerId(),
       this,
       start,
       end,
       startAnchor,
-      endAnchorFor(index, start, end, startAnchor),
+      endAnchorFor(this.host, start, end, startAnchor),
       options,
       tailed,
     )
     marker.primeRange(range)
-    if (this.buffer.hasUnsettledEdits()) this.unanchored.add(marker)
+    if (this.host.hasUnsettledEdits()) this.unanchored.add(marker)
     return this.addMarker(marker)
   }
 
@@ -582,7 +641,7 @@ export class MarkerLayer {
    * characters that were at those offsets before the edits).
    */
   private anchorWhenSettled(marker: Marker): void {
-    if (this.buffer.hasUnsettledEdits()) this.unanchored.add(marker)
+    if (this.host.hasUnsettledEdits()) this.unanchored.add(marker)
     else this.anchor(marker)
   }
 
@@ -596,15 +655,14 @@ export class MarkerLayer {
 
   /** Ties the marker's relative positions to its current offsets. */
   private anchor(marker: Marker): void {
-    const index = this.buffer.itemIndex
     const { start, end } = marker
-    marker.startAnchor = startAnchorFor(index, start, end)
-    marker.endAnchor = endAnchorFor(index, start, end, marker.startAnchor)
+    marker.startAnchor = startAnchorFor(this.host, start, end)
+    marker.endAnchor = endAnchorFor(this.host, start, end, marker.startAnchor)
   }
 
   private scheduleUpdate(): void {
     if (this.destroyed) return
-    if (this.buffer.isTransacting()) {
+    if (this.host.isTransacting()) {
       this.updatePending = true
     } else {
       this.emitter.emit('did-update')
@@ -622,16 +680,16 @@ export class MarkerLayer {
  * goes after it; a non-empty one ties its start to the character after and its end to the
  * character before, so insertions at its edges stay outside.
  */
-const startAnchorFor = (index: ItemIndex, start: number, end: number): Y.RelativePosition =>
-  index.relativePositionAt(start, start === end ? -1 : 0)
+const startAnchorFor = (host: MarkerLayerHost, start: number, end: number): Y.RelativePosition =>
+  host.relativePositionAt(start, start === end ? -1 : 0)
 
 /** The end's relative position by the same rule, given the start's. */
 const endAnchorFor = (
-  index: ItemIndex,
+  host: MarkerLayerHost,
   start: number,
   end: number,
   startAnchor: Y.RelativePosition,
-): Y.RelativePosition => (start === end ? startAnchor : index.relativePositionAt(end, -1))
+): Y.RelativePosition => (start === end ? startAnchor : host.relativePositionAt(end, -1))
 
 const isInvalidated = (
   marker: Marker,

@@ -7,8 +7,6 @@ import {
   type RangeLike,
 } from '@tandem/text'
 import type * as Y from 'yjs'
-import type { MarkerBucket } from './marker-index.js'
-import type { MarkerLayer, MarkerSnapshot } from './marker-layer.js'
 import type { InvalidationStrategy } from './marker-rules.js'
 
 /** Options when making a marker (`markRange`, `markPosition`, `copy`). */
@@ -66,7 +64,48 @@ interface Events {
   'did-destroy': undefined
 }
 
-/** Fields a layer sets when it updates a marker directly. */
+/** @internal A marker's state as an undo step saves it. Never changed once made, so steps share them. */
+export interface MarkerSnapshot {
+  readonly start: Y.RelativePosition
+  readonly end: Y.RelativePosition
+  readonly reversed: boolean
+  readonly tailed: boolean
+  readonly valid: boolean
+  readonly exclusive: boolean | null
+  readonly properties: Readonly<Record<string, unknown>>
+}
+
+/** @internal The part of a layer's index holding a marker: its offsets are kept less `shift`. */
+export interface ShiftedBucket {
+  readonly shift: number
+}
+
+/**
+ * The layer a marker belongs to (a `MarkerLayer`), as the marker sees it: it moves the
+ * marker, reports its changes, and converts its offsets.
+ */
+export interface MarkerOwner {
+  /** Unique among the buffer's layers. */
+  readonly id: number
+  /** @internal Counts text changes (cached ranges stay valid until the next). */
+  textVersion(): number
+  /** @internal The position of an offset. */
+  positionAt(offset: number): Point
+  /** @internal Applies a direct update to a marker. */
+  updateMarker(marker: Marker, update: MarkerUpdate): boolean
+  /** @internal Copies a marker onto the layer. */
+  copyMarker(marker: Marker, options: MarkOptions): Marker
+  /** @internal Forgets a marker that was just destroyed. */
+  removeMarker(marker: Marker): void
+  /** @internal Tells layer listeners that a marker changed. */
+  reportMarkerChange(marker: Marker, change: MarkerChangeEvent): void
+  /** @internal Tells layer listeners that a marker was destroyed. */
+  reportMarkerDestroyed(marker: Marker): void
+  /** @internal Remembers that a marker has change listeners. */
+  watch(marker: Marker): void
+}
+
+/** @internal Fields a layer sets when it updates a marker directly. */
 export interface MarkerUpdate {
   range?: Range
   reversed?: boolean
@@ -116,15 +155,18 @@ export class Marker {
   rawStart: number
   /** @internal */ rawEnd: number
   /** @internal The index bucket holding the marker, null while it is out of the index. */
-  bucket: MarkerBucket | null = null
-  /** The ends as relative positions (package internal). */
+  bucket: ShiftedBucket | null = null
+  /** @internal The start as a relative position (`getRelativeRange` gives both ends). */
   startAnchor: Y.RelativePosition
-  /** The end of the range as a relative position (package internal). */
+  /** @internal The end as a relative position. */
   endAnchor: Y.RelativePosition
   /** @internal */ properties: Readonly<Record<string, unknown>>
   /**
-   * @internal The wrapper the layer's view (its first display marker layer, see
-   * `MarkerLayer.claimView`) made for this marker: kept here instead of in a map of its own.
+   * The object the layer's view (the owner that `MarkerLayer.claimView` let in, such as a
+   * display marker layer) keeps for this marker, instead of in a map of its own; null until
+   * it sets one.
+   *
+   * @example if (layer.claimView(this)) marker.view = new DisplayMarker(marker)
    */
   view: unknown = null
   /** Its yes-or-no settings and its invalidation strategy, as bits (see `Flag`). */
@@ -146,7 +188,7 @@ export class Marker {
     /** Unique among the buffer's markers. */
     readonly id: number,
     /** The layer that made the marker and moves it. */
-    readonly layer: MarkerLayer,
+    readonly layer: MarkerOwner,
     start: number,
     end: number,
     startAnchor: Y.RelativePosition,
@@ -235,17 +277,17 @@ export class Marker {
     this.flags = on ? this.flags | flag : this.flags & ~flag
   }
 
-  /** Offset of the start (package internal). */
+  /** Offset of the start in UTF-16 code units (what `getRange().start` is in rows and columns). */
   get start(): number {
     return this.bucket === null ? this.rawStart : this.rawStart + this.bucket.shift
   }
 
-  /** Offset of the end (package internal). */
+  /** Offset of the end in UTF-16 code units. */
   get end(): number {
     return this.bucket === null ? this.rawEnd : this.rawEnd + this.bucket.shift
   }
 
-  /** @internal Offset of the head. */
+  /** Offset of the head: the end, or the start when reversed. */
   get headOffset(): number {
     return this.reversed ? this.start : this.end
   }
@@ -253,16 +295,16 @@ export class Marker {
   /** The marked range. @example marker.getRange().toString() // => '[(0, 0) - (0, 5)]' */
   getRange(): Range {
     if (this.destroyed) return new Range([0, 0], [0, 0])
-    const version = this.layer.buffer.version
+    const version = this.layer.textVersion()
     if (
       this.cachedRange === null ||
       this.cachedVersion !== version ||
       this.cachedStart !== this.start ||
       this.cachedEnd !== this.end
     ) {
-      const buffer = this.layer.buffer
-      const start = buffer.positionForCharacterIndex(this.start)
-      const end = this.end === this.start ? start : buffer.positionForCharacterIndex(this.end)
+      const layer = this.layer
+      const start = layer.positionAt(this.start)
+      const end = this.end === this.start ? start : layer.positionAt(this.end)
       this.cachedRange = new Range(start, end)
       this.cachedVersion = version
       this.cachedStart = this.start
@@ -274,7 +316,7 @@ export class Marker {
   /** @internal Takes `range`, which must be the marker's range now, as its cached range. */
   primeRange(range: Range): void {
     this.cachedRange = range
-    this.cachedVersion = this.layer.buffer.version
+    this.cachedVersion = this.layer.textVersion()
     this.cachedStart = this.start
     this.cachedEnd = this.end
   }
@@ -565,7 +607,7 @@ export class Marker {
     this.saved = saved
   }
 
-  /** Whether anyone listens to changes (package internal). */
+  /** @internal Whether anyone listens to changes. */
   hasChangeListeners(): boolean {
     return this.emittedRange !== null
   }

@@ -1,6 +1,21 @@
-import { Range } from '@tandem/text'
+import { type Point, type PointLike, Range, type RangeLike } from '@tandem/text'
 import { searchText, type TextMatch } from './search.js'
-import type { TextBuffer } from './text-buffer.js'
+
+/** What a scan reads of the buffer, and the edits its replacements make. */
+export interface ScannedText {
+  /** The text in `range`. */
+  getTextInRange(range: RangeLike): string
+  /** Offset of `position`. */
+  characterIndexForPosition(position: PointLike): number
+  /** Position of `offset`. */
+  positionForCharacterIndex(offset: number): Point
+  /** Length of `row` without its ending. */
+  lineLengthForRow(row: number): number | undefined
+  /** Runs `fn` as one transaction. */
+  transact<T>(fn: () => T): T
+  /** Replaces the text in `range`. */
+  setTextInRange(range: RangeLike, text: string): Range
+}
 
 /** One match found by a scan. */
 export interface ScanResult {
@@ -27,7 +42,7 @@ export type ScanCallback = (result: ScanResult) => void
  * @example scanInRange(buffer, /\d+/g, buffer.getRange(), ({ matchText }) => log(matchText), false)
  */
 export const scanInRange = (
-  buffer: TextBuffer,
+  buffer: ScannedText,
   regex: RegExp,
   range: Range,
   callback: ScanCallback,
@@ -82,7 +97,7 @@ export const scanInRange = (
  * @example findRangesInRange(buffer, /\w+/g, buffer.getRange(), 1)
  */
 export const findRangesInRange = (
-  buffer: TextBuffer,
+  buffer: ScannedText,
   regex: RegExp,
   range: Range,
   limit: number,
@@ -101,7 +116,7 @@ export const findRangesInRange = (
 }
 
 /** Whether `range` starts and ends at line boundaries (for `^` and `$`). */
-const anchorContext = (buffer: TextBuffer, range: Range) => ({
+const anchorContext = (buffer: ScannedText, range: Range) => ({
   startsLine: range.start.column === 0,
   endsLine: range.end.column === buffer.lineLengthForRow(range.end.row),
 })

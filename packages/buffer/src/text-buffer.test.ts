@@ -513,6 +513,32 @@ describe('TextBuffer: undo', () => {
     buffer.redo()
     expect(state).toBe('after')
   })
+  it('skips a step a peer wholly deleted, as Yjs undo does, and restores the state of the step undone', () => {
+    const buffer = new TextBuffer('')
+    const peer = new Y.Doc()
+    buffer.doc.on('update', (update: Uint8Array) => Y.applyUpdate(peer, update))
+    peer.on('update', (update: Uint8Array) => Y.applyUpdate(buffer.doc, update))
+    let state = 'start'
+    buffer.registerUndoState({ capture: () => state, restore: (s) => (state = s) })
+    buffer.transact(() => {
+      buffer.insert([0, 0], 'one ')
+      state = 'after one'
+    })
+    buffer.transact(() => {
+      buffer.append('two')
+      state = 'after two'
+    })
+    // The peer deletes all that the second step inserted: undoing it would change nothing.
+    peer.getText('text').delete(4, 3)
+    expect(buffer.getText()).toBe('one ')
+    expect(buffer.undo()).toBe(true)
+    expect(buffer.getText()).toBe('')
+    expect(state).toBe('start')
+    expect(buffer.redo()).toBe(true)
+    expect(buffer.getText()).toBe('one ')
+    expect(state).toBe('after one')
+    expect(buffer.redo()).toBe(false)
+  })
 })
 
 describe('TextBuffer.positionForRelativePosition', () => {

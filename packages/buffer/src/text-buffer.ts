@@ -14,14 +14,27 @@ import type {
   BufferStoppedChangingEvent,
   EditFollower,
 } from './buffer-change.js'
+import {
+  BufferTransaction,
+  firstFailure,
+  type LocalBatch,
+  type LocalEdit,
+  NO_FAILURE,
+  ParticipantList,
+  type StageFailure,
+  type TransactionKind,
+  type TransactionParticipant,
+  throwFailure,
+} from './buffer-transaction.js'
 import { ItemIndex, type TextChange } from './item-index.js'
 import { extentForText, normalizeLineEndings } from './line-endings.js'
 import { type LineEnding, LineStore } from './line-store.js'
 import type { Marker, MarkOptions } from './marker.js'
-import { MarkerLayer, type MarkerLayerOptions } from './marker-layer.js'
+import { MarkerLayer, type MarkerLayerHost, type MarkerLayerOptions } from './marker-layer.js'
 import { findRangesInRange, type ScanCallback, type ScanResult, scanInRange } from './scan.js'
 import { UndoHistory, type UndoStateProvider } from './undo-history.js'
 import { clipPoint, toFiniteInteger } from './validate.js'
+import { deletedLength, nextClock, onlyClientAdvancedBy } from './yjs-internals.js'
 
 /** How a `TextBuffer` is made; see its constructor. */
 export interface TextBufferOptions {
@@ -70,27 +83,14 @@ export class TextBuffer {
   private readonly history: UndoHistory
   private readonly emitter = new Emitter<Events>()
   private readonly layers = new Map<number, MarkerLayer>()
-  private readonly followers = new Set<EditFollower>()
+  private readonly participants = new ParticipantList()
   private readonly subscriptions = new CompositeDisposable()
   private defaultLayer: MarkerLayer | null = null
   private nextLayerId = 1
   private nextMarkerId = 1
   private textVersion = 0
-  private transactDepth = 0
-  /** Calls of `holdingUpdates` under way. */
-  private holdDepth = 0
-  /** Local edits made by the running transaction (see `edit`). */
-  private editsInTransaction = 0
-  /** Whether the running transaction replaced nothing with nothing somewhere (see `transact`). */
-  private emptyEditInTransaction = false
-  /** Undo and redo steps under way: their marker change events wait until they end. */
-  private markerEventsHeld = 0
-  /** The running transaction's edits, while it has made them in one call (`edit` or `editMany`). */
-  private soleBatch: LocalBatch | null = null
-  /** Whether the last transaction taken in held nothing but one batch of edits through this buffer. */
-  private tookInSoleBatch = false
-  /** The description of that batch, when its followers already had it made. */
-  private describedSoleBatch: BufferChange[] | null = null
+  /** The transaction under way (the innermost, when `transact` runs inside `holdingUpdates`). */
+  private current: BufferTransaction | null = null
   private destroyed = false
   private readonly stoppedChangingDelay: number
   private stoppedChangingTimer: ReturnType<typeof setTimeout> | null = null
@@ -117,6 +117,7 @@ export class TextBuffer {
     this.index = new ItemIndex(this.ytext)
     this.lines = new LineStore(this.ytext.toString())
     this.history = new UndoHistory(this.ytext, this)
+    this.participants.join(this.historyParticipant(), Rank.History)
     this.ytext.observe(this.onTextEvent)
   }
 
@@ -321,10 +322,10 @@ export class TextBuffer {
     // As in Atom, even an edit that replaces nothing with nothing makes an undo step.
     this.transact(() => {
       if (edit.start !== edit.end || edit.text !== '') this.edit(edit.start, edit.end, edit.text)
-      else this.emptyEditInTransaction = true
+      else this.current!.madeEmptyEdit = true
     })
     // As in Atom, a skipped undo step is folded into the one before it.
-    if (options.undo === 'skip' && this.transactDepth === 0) this.history.groupLastChanges()
+    if (options.undo === 'skip' && !this.isEditing()) this.history.groupLastChanges()
     return new Range(edit.startPoint, edit.startPoint.traverse(extentForText(edit.text)))
   }
 
@@ -350,10 +351,10 @@ export class TextBuffer {
     }
     this.transact(() => {
       const real = edits.filter((edit) => edit.start !== edit.end || edit.text !== '')
-      if (real.length < edits.length) this.emptyEditInTransaction = true
+      if (real.length < edits.length) this.current!.madeEmptyEdit = true
       if (real.length > 0) this.editMany(real)
     })
-    if (options.undo === 'skip' && this.transactDepth === 0) this.history.groupLastChanges()
+    if (options.undo === 'skip' && !this.isEditing()) this.history.groupLastChanges()
     // Rows and columns after the call: each edit moves the ones after it on its last row.
     const result: Range[] = []
     let rowShift = 0
@@ -511,44 +512,30 @@ export class TextBuffer {
     const fn = typeof intervalOrFn === 'function' ? intervalOrFn : maybeFn!
     const groupingInterval = typeof intervalOrFn === 'number' ? intervalOrFn : 0
     if (typeof fn !== 'function') throw new TypeError('transact needs a function')
-    if (this.transactDepth > 0) return fn()
-    const topBefore = this.history.top()
+    if (this.isEditing()) return fn()
+    const transaction = this.begin('edit')
     this.history.willTransact(groupingInterval)
-    this.emptyEditInTransaction = false
-    this.transactDepth++
     let result!: T
-    let failure: unknown = null
-    let failed = false
+    let thrown: unknown = null
+    // A participant that throws when Yjs reports the changes keeps the commit from nobody.
+    let failure: StageFailure = NO_FAILURE
     try {
       this.doc.transact(() => {
         try {
           result = fn()
         } catch (error) {
-          failed = true
-          failure = error
+          transaction.failed = true
+          thrown = error
         }
       }, this)
+    } catch (error) {
+      failure = error
     } finally {
-      this.transactDepth--
+      this.current = transaction.outer
     }
-    if (this.emptyEditInTransaction && !failed && this.history.top() === topBefore) {
-      this.history.recordEmpty()
-    }
-    this.emptyEditInTransaction = false
-    const top = this.history.top()
-    const added = top !== topBefore ? top : null
-    if (failed) {
-      this.history.didTransact(null)
-      if (added !== null) {
-        const redoDepth = this.history.manager.redoStack.length
-        this.history.undo()
-        this.history.manager.redoStack.length = redoDepth
-      }
-      throw failure
-    }
-    this.history.didTransact(added)
-    for (const layer of this.layers.values()) layer.flushUpdate()
-    this.endTransactionForFollowers()
+    failure = firstFailure(failure, this.participants.didCommit(transaction))
+    if (transaction.failed) throw thrown
+    throwFailure(failure)
     return result
   }
 
@@ -561,15 +548,37 @@ export class TextBuffer {
    * @example buffer.holdingUpdates(() => cursors.forEach((cursor) => cursor.moveDown()))
    */
   holdingUpdates<T>(fn: () => T): T {
-    if (this.transactDepth > 0 || this.holdDepth > 0) return fn()
-    this.holdDepth++
+    if (this.current !== null) return fn()
+    return this.running('hold', fn)
+  }
+
+  /** Starts a transaction of `kind` inside the one under way, if any. */
+  private begin(kind: TransactionKind): BufferTransaction {
+    const transaction = new BufferTransaction(kind, this, this.current)
+    this.current = transaction
+    return transaction
+  }
+
+  /** Runs `fn` as a transaction of `kind`, which ends (and is committed) when it returns. */
+  private running<T>(kind: TransactionKind, fn: () => T): T {
+    const transaction = this.begin(kind)
+    let result: T
     try {
-      return fn()
-    } finally {
-      this.holdDepth--
-      for (const layer of this.layers.values()) layer.flushUpdate()
-      this.endTransactionForFollowers()
+      result = fn()
+    } catch (error) {
+      // Every participant hears of the end, even when `fn` threw (its error is the one thrown).
+      this.current = transaction.outer
+      this.participants.didCommit(transaction)
+      throw error
     }
+    this.current = transaction.outer
+    throwFailure(this.participants.didCommit(transaction))
+    return result
+  }
+
+  /** Whether a `transact` call is running. */
+  private isEditing(): boolean {
+    return this.current?.kind === 'edit'
   }
 
   // Undo
@@ -580,13 +589,15 @@ export class TextBuffer {
    */
   undo(): boolean {
     this.assertOutsideTransaction('undo')
-    return this.reportingMarkersAfter(() => this.history.undo())
+    // Marker change events wait for the end: markers that the text moves and the step then
+    // puts back where it saved them report one change, or none, as in Atom.
+    return this.running('undo', () => this.history.undo())
   }
 
   /** Re-applies the last undone change. Returns false when there is none. Not inside `transact`. */
   redo(): boolean {
     this.assertOutsideTransaction('redo')
-    return this.reportingMarkersAfter(() => this.history.redo())
+    return this.running('redo', () => this.history.redo())
   }
 
   /** Marks the current place in the undo history. */
@@ -601,7 +612,7 @@ export class TextBuffer {
   }
 
   private assertOutsideTransaction(operation: string): void {
-    if (this.transactDepth > 0) {
+    if (this.isEditing()) {
       throw new Error(`${operation}() cannot run inside transact(): call it once transact returns`)
     }
   }
@@ -638,9 +649,13 @@ export class TextBuffer {
 
   /** Makes a new marker layer. */
   addMarkerLayer(options: MarkerLayerOptions = {}): MarkerLayer {
-    const layer = new MarkerLayer(this, this.nextLayerId++, options)
+    const layer = new MarkerLayer(this.layerHost, this.nextLayerId++, options)
     this.layers.set(layer.id, layer)
-    layer.onDidDestroy(() => this.layers.delete(layer.id))
+    const leave = this.participants.join(layer, Rank.MarkerLayer)
+    layer.onDidDestroy(() => {
+      this.layers.delete(layer.id)
+      leave()
+    })
     if (layer.maintainHistory) {
       const registration = this.registerUndoState(layer.historyState())
       layer.onDidDestroy(() => registration.dispose())
@@ -670,35 +685,25 @@ export class TextBuffer {
   }
 
   /**
-   * Whether the running transaction made edits the item index has not taken in yet, so that
-   * relative positions cannot be made for offsets until it ends (package internal).
-   */
-  hasUnsettledEdits(): boolean {
-    return this.editsInTransaction > 0
-  }
-
-  /** A new buffer-wide marker id (package internal). */
-  allocateMarkerId(): number {
-    return this.nextMarkerId++
-  }
-
-  /**
    * Has `follower` hear of every edit as it is made, before any event (see `EditFollower`).
    *
    * @example const subscription = buffer.followEdits(displayLayerFollower)
    */
   followEdits(follower: EditFollower): Disposable {
-    this.followers.add(follower)
-    return new Disposable(() => this.followers.delete(follower))
-  }
-
-  private endTransactionForFollowers(): void {
-    for (const follower of this.followers) follower.transactionDidEnd()
+    const participant: TransactionParticipant = {
+      textDidChange: (transaction, changes) =>
+        follower.textDidChange(transaction.describe(changes, this.describe)),
+      textDidReset: () => follower.textDidReset(),
+      willCommit: () => follower.transactionDidEnd(),
+      didCommit: () => follower.transactionDidEnd(),
+    }
+    return new Disposable(this.participants.join(participant, Rank.Follower))
   }
 
   /** Whether a `transact` (or `holdingUpdates`) call is running. */
   isTransacting(): boolean {
-    return this.transactDepth > 0 || this.holdDepth > 0
+    const kind = this.current?.kind
+    return kind === 'edit' || kind === 'hold'
   }
 
   /** Counts transactions that changed the text; positions cached at one version stay valid until the next. */
@@ -706,13 +711,8 @@ export class TextBuffer {
     return this.textVersion
   }
 
-  /** The anchoring index, shared by marker layers (package internal). */
-  get itemIndex(): ItemIndex {
-    return this.index
-  }
-
-  /** Offset of an already clipped point (package internal). */
-  offsetOfClipped(point: Point): number {
+  /** Offset of an already clipped point. */
+  private offsetOfClipped(point: Point): number {
     return this.lines.offsetForPosition(point.row, point.column)
   }
 
@@ -760,86 +760,123 @@ export class TextBuffer {
     this.emitter.dispose()
   }
 
-  private readonly onTextEvent = (_event: Y.YTextEvent, transaction: Y.Transaction): void => {
-    const applied = this.editsInTransaction > 0
-    const changes = this.takeIn(transaction)
-    const local = transaction.origin === this || transaction.origin === this.history.manager
-    if (transaction.origin === this) this.history.record(transaction, this.tookInSoleBatch)
-    if (applied) {
-      for (const layer of this.layers.values()) layer.anchorMovedMarkers()
-      if (transaction.origin === this) this.history.captureAfter()
-      if (this.lines.length !== this.index.length) {
-        // Someone edited the Y.Text directly inside this buffer's transaction: read it again.
-        this.lines = new LineStore(this.ytext.toString())
-        this.textVersion++
-        for (const follower of this.followers) follower.textDidReset()
-      }
-    }
-    if (changes.length === 0) {
-      this.endTransactionForFollowers()
-      return
-    }
-    const wantsChanges = this.emitter.listenerCountForEventName('did-change') > 0
-    const wantsStop = this.emitter.listenerCountForEventName('did-stop-changing') > 0
-    let described: BufferChange[] | null = this.describedSoleBatch
-    this.describedSoleBatch = null
-    if (!applied) {
-      this.applyToLines(changes)
-      this.textVersion++
-      for (const layer of this.layers.values()) layer.applyChanges(changes, local)
-      if (this.followers.size > 0) {
-        described = this.describe(changes)
-        for (const follower of this.followers) follower.textDidChange(described)
-      }
-    }
-    this.endTransactionForFollowers()
-    if (wantsChanges || wantsStop) {
-      described ??= this.describe(changes)
-      if (wantsChanges) this.emitDidChange(described, local, transaction.origin)
-      if (wantsStop) this.scheduleStoppedChanging(described)
-    }
-    if (this.markerEventsHeld === 0) {
-      for (const layer of this.layers.values()) layer.emitChangeEvents()
+  /** How the undo history takes part in transactions. */
+  private historyParticipant(): TransactionParticipant {
+    const history = this.history
+    return {
+      willCommit: (transaction) => {
+        const yjs = transaction.yjs
+        if (transaction.kind !== 'edit' || yjs === null || yjs.origin !== this) return
+        // Recorded before Yjs collects the deleted items; saved markers are anchored by now.
+        history.record(yjs, transaction.tookInSoleBatch)
+        if (transaction.appliedEdits) history.captureAfter()
+      },
+      didCommit: (transaction) => {
+        if (transaction.kind === 'edit') history.didTransact(transaction)
+      },
     }
   }
 
-  /**
-   * Runs `fn` (an undo or redo) holding marker change events until it returns, so markers it
-   * moves with the text and then puts back where the step saved them report one change, or
-   * none, as in Atom.
-   */
-  private reportingMarkersAfter(fn: () => boolean): boolean {
-    this.markerEventsHeld++
-    try {
-      return fn()
-    } finally {
-      this.markerEventsHeld--
-      if (this.markerEventsHeld === 0) {
-        for (const layer of [...this.layers.values()]) layer.emitChangeEvents()
+  /** What marker layers use of the buffer (each call goes straight to the part that answers). */
+  private readonly layerHost: MarkerLayerHost = {
+    clipRange: (range) => this.clipRange(range),
+    clipPosition: (position) => this.clipPosition(position),
+    offsetOfClipped: (point) => this.lines.offsetForPosition(point.row, point.column),
+    positionForCharacterIndex: (offset) => this.positionForCharacterIndex(offset),
+    version: () => this.textVersion,
+    offsetOfRelativePosition: (position) => this.index.offsetOf(position),
+    relativePositionAt: (offset, assoc) => this.index.relativePositionAt(offset, assoc),
+    allocateMarkerId: () => this.nextMarkerId++,
+    hasUnsettledEdits: () => this.current !== null && this.current.unsettledEditCalls > 0,
+    isTransacting: () => this.isTransacting(),
+  }
+
+  private readonly onTextEvent = (_event: Y.YTextEvent, yjs: Y.Transaction): void => {
+    const transaction = this.transactionOf(yjs.origin)
+    const standalone = transaction !== this.current
+    // A participant that throws keeps neither the others nor the later stages from running.
+    let failure: StageFailure = NO_FAILURE
+    const calls = transaction.unsettledEditCalls
+    const batch = transaction.soleBatch
+    transaction.settle()
+    const applied = calls > 0
+    const changes = this.takeIn(yjs, calls, batch, transaction)
+    transaction.yjs = yjs
+    transaction.appliedEdits = applied
+    if (applied && this.lines.length !== this.index.length) {
+      // Someone edited the Y.Text directly inside this buffer's transaction: read it again.
+      this.lines = new LineStore(this.ytext.toString())
+      this.textVersion++
+      failure = this.participants.textDidReset(transaction)
+    }
+    if (changes.length > 0) {
+      transaction.textChanged = true
+      if (!applied) {
+        this.applyToLines(changes)
+        this.textVersion++
+        failure = firstFailure(failure, this.participants.textDidChange(transaction, changes))
       }
     }
+    failure = firstFailure(failure, this.participants.willCommit(transaction))
+    if (changes.length > 0) {
+      try {
+        this.emitChanges(transaction, changes, yjs.origin)
+      } catch (error) {
+        failure = firstFailure(failure, error)
+      }
+    }
+    if (standalone) failure = firstFailure(failure, this.participants.didCommit(transaction))
+    throwFailure(failure)
+  }
+
+  /** Emits `did-change` (and schedules `did-stop-changing`) for a transaction's changes. */
+  private emitChanges(
+    transaction: BufferTransaction,
+    changes: readonly TextChange[],
+    origin: unknown,
+  ): void {
+    const wantsChanges = this.emitter.listenerCountForEventName('did-change') > 0
+    const wantsStop = this.emitter.listenerCountForEventName('did-stop-changing') > 0
+    if (!wantsChanges && !wantsStop) return
+    const described = transaction.describe(changes, this.describe)
+    if (wantsChanges) this.emitDidChange(described, transaction.local, origin)
+    if (wantsStop) this.scheduleStoppedChanging(described)
+  }
+
+  /**
+   * The buffer transaction a Yjs transaction with `origin` belongs to: the one under way for
+   * the buffer's own edits and undo steps; a transaction of its own for anything else.
+   */
+  private transactionOf(origin: unknown): BufferTransaction {
+    const running = this.current
+    const manager = this.history.manager
+    if (running !== null) {
+      if (origin === this && running.kind === 'edit') return running
+      if (origin === manager && running.holdsMarkerEvents) return running
+    }
+    const kind = origin === manager ? 'undo' : origin === this ? 'edit' : 'remote'
+    return new BufferTransaction(kind, origin)
   }
 
   /**
    * The transaction's changes, taken into the item index. A transaction that made exactly
-   * one edit through this buffer, and nothing else, is taken in from that edit directly.
+   * one edit call through this buffer, and nothing else, is taken in from that call's edits.
    */
-  private takeIn(transaction: Y.Transaction): TextChange[] {
-    this.tookInSoleBatch = false
-    this.describedSoleBatch = null
-    const batch = this.soleBatch
-    this.soleBatch = null
-    const count = this.editsInTransaction
-    this.editsInTransaction = 0
-    if (count === 1 && batch !== null && isOnlyBatch(transaction, batch)) {
+  private takeIn(
+    yjs: Y.Transaction,
+    calls: number,
+    batch: LocalBatch | null,
+    transaction: BufferTransaction,
+  ): TextChange[] {
+    transaction.tookInSoleBatch = false
+    if (calls === 1 && batch !== null && isOnlyBatch(yjs, batch)) {
       for (const edit of batch.edits) {
         this.index.noteLocalEdit(edit.offset, edit.deleted, batch.client, edit.clock, edit.inserted)
       }
-      this.tookInSoleBatch = true
-      this.describedSoleBatch = batch.described
+      transaction.tookInSoleBatch = true
       return batch.changes
     }
-    return this.index.ingest(transaction)
+    return this.index.ingest(yjs)
   }
 
   private emitDidChange(changes: BufferChange[], local: boolean, origin: unknown): void {
@@ -861,12 +898,9 @@ export class TextBuffer {
    */
   private edit(start: number, end: number, text: string): void {
     const client = this.doc.clientID
-    const clock = Y.getState(this.doc.store, client)
+    const clock = nextClock(this.doc, client)
     if (end > start) this.ytext.delete(start, end - start)
     if (text !== '') this.ytext.insert(start, text)
-    const following = this.followers.size > 0
-    const startPoint = following ? this.pointAt(start) : Point.ZERO
-    const oldEndPoint = following && end > start ? this.pointAt(end) : startPoint
     const oldText = this.lines.splice(start, end - start, text)
     const change: TextChange = {
       oldStart: start,
@@ -877,31 +911,8 @@ export class TextBuffer {
       oldText,
     }
     this.textVersion++
-    this.editsInTransaction++
-    this.soleBatch =
-      this.editsInTransaction === 1
-        ? {
-            client,
-            changes: [change],
-            edits: [{ offset: start, deleted: end - start, inserted: text.length, clock }],
-            described: null,
-          }
-        : null
-    if (this.layers.size > 0) {
-      const changes = [change]
-      for (const layer of this.layers.values()) layer.applyChanges(changes, true, true)
-    }
-    if (following) {
-      const described: BufferChange = {
-        oldRange: new Range(startPoint, oldEndPoint),
-        newRange: new Range(startPoint, startPoint.traverse(extentForText(text))),
-        oldText,
-        newText: text,
-      }
-      const batch = [described]
-      if (this.soleBatch !== null) this.soleBatch.described = batch
-      for (const follower of this.followers) follower.textDidChange(batch)
-    }
+    const edits = [{ offset: start, deleted: end - start, inserted: text.length, clock }]
+    this.editsMade({ client, changes: [change], edits, described: null })
   }
 
   /**
@@ -915,7 +926,7 @@ export class TextBuffer {
     let shift = 0
     for (const { start, end, text } of edits) {
       const at = start + shift
-      const clock = Y.getState(this.doc.store, client)
+      const clock = nextClock(this.doc, client)
       if (end > start) this.ytext.delete(at, end - start)
       if (text !== '') this.ytext.insert(at, text)
       made.push({ offset: at, deleted: end - start, inserted: text.length, clock })
@@ -934,15 +945,15 @@ export class TextBuffer {
       c.oldText = this.lines.splice(c.oldStart, c.oldEnd - c.oldStart, c.text)
     }
     this.textVersion++
-    this.editsInTransaction++
-    this.soleBatch =
-      this.editsInTransaction === 1 ? { client, changes, edits: made, described: null } : null
-    for (const layer of this.layers.values()) layer.applyChanges(changes, true, true)
-    if (this.followers.size > 0) {
-      const described = this.describe(changes)
-      if (this.soleBatch !== null) this.soleBatch.described = described
-      for (const follower of this.followers) follower.textDidChange(described)
-    }
+    this.editsMade({ client, changes, edits: made, described: null })
+  }
+
+  /** Notes a call's edits in the running transaction and tells the participants. */
+  private editsMade(batch: LocalBatch): void {
+    const transaction = this.current!
+    transaction.noteEdits(batch)
+    const changes = batch.changes
+    throwFailure(this.participants.textDidChange(transaction, changes))
   }
 
   /** Applies changes to the line store, last first (old offsets stay valid to their left). */
@@ -959,7 +970,7 @@ export class TextBuffer {
    * changes is the same before and after, so old positions follow from the new ones and the
    * old texts.
    */
-  private describe(changes: readonly TextChange[]): BufferChange[] {
+  private readonly describe = (changes: readonly TextChange[]): BufferChange[] => {
     let oldEnd = Point.ZERO
     let newEnd = Point.ZERO
     return changes.map((c) => {
@@ -1008,6 +1019,13 @@ export class TextBuffer {
   }
 }
 
+/** The order participants are called in: markers settle, then the history saves them, then followers hear. */
+enum Rank {
+  MarkerLayer = 0,
+  History = 1,
+  Follower = 2,
+}
+
 /** An edit checked and clipped, in offsets and points of the text before it. */
 interface PreparedEdit {
   startPoint: Point
@@ -1017,43 +1035,21 @@ interface PreparedEdit {
   text: string
 }
 
-/** One edit as it was made on the Y.Text: at `offset` then, its inserted item's clock. */
-interface LocalEdit {
-  offset: number
-  deleted: number
-  inserted: number
-  clock: number
-}
-
-/** Edits made through the buffer in one call, and the changes they came to. */
-interface LocalBatch {
-  client: number
-  changes: TextChange[]
-  edits: LocalEdit[]
-  /** The changes in rows and columns, once described for the buffer's followers. */
-  described: BufferChange[] | null
-}
-
 /**
  * Whether `transaction` holds nothing but `batch`: only the local client's clock advanced, by
  * the inserted length (one item per edit), and the delete set covers exactly the deleted length.
  */
 const isOnlyBatch = (transaction: Y.Transaction, batch: LocalBatch): boolean => {
   let inserted = 0
-  let expectedDeleted = 0
+  let deleted = 0
   for (const edit of batch.edits) {
     inserted += edit.inserted
-    expectedDeleted += edit.deleted
+    deleted += edit.deleted
   }
-  for (const [other, after] of transaction.afterState) {
-    const grown = after - (transaction.beforeState.get(other) ?? 0)
-    if (grown !== (other === batch.client ? inserted : 0)) return false
-  }
-  let deleted = 0
-  for (const runs of transaction.deleteSet.clients.values()) {
-    for (const run of runs) deleted += run.len
-  }
-  return deleted === expectedDeleted
+  return (
+    onlyClientAdvancedBy(transaction, batch.client, inserted) &&
+    deletedLength(transaction) === deleted
+  )
 }
 
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g

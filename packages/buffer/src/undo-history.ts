@@ -1,5 +1,15 @@
 import { Disposable } from '@tandem/text'
 import * as Y from 'yjs'
+import {
+  emptyUndoItem,
+  isEmptyUndoItem,
+  joinUndoItems,
+  redoWith,
+  releaseUndoItems,
+  type UndoItem,
+  undoItemOf,
+  undoWith,
+} from './yjs-internals.js'
 
 /**
  * State saved with every undo step and put back on undo (the state before the step) and
@@ -14,83 +24,75 @@ export interface UndoStateProvider<State = unknown> {
   restore(state: State): void
 }
 
+/** Atom's default number of undo steps a buffer keeps. */
+export const DEFAULT_MAX_UNDO_ENTRIES = 10_000
+
+type States = Map<UndoStateProvider, unknown>
+
+/** One undo step: what it inserted and deleted, and the states saved around it. */
+export interface UndoStep {
+  /** The step's Yjs ids, in the shape the manager undoes. */
+  item: UndoItem
+  /** Saved states to restore on undo; null when nothing registered state. */
+  before: States | null
+  /** Saved states to restore on redo. */
+  after: States | null
+  /** Until when (ms since the epoch) a later transaction with a grouping interval joins it; 0: never. */
+  groupableUntil: number
+}
+
+/** How a transaction announced by `willTransact` went. */
+export interface TransactionOutcome {
+  /** Its function threw: its changes are reverted and forgotten. */
+  readonly failed: boolean
+  /** It replaced nothing with nothing somewhere (Atom makes an undo step of that too). */
+  readonly madeEmptyEdit: boolean
+}
+
 /** A place in the undo history made by `createCheckpoint`. */
 interface Checkpoint {
   /** Steps below it, counting the ones dropped from the bottom of the history since. */
   position: number
-  top: StackItem | null
-}
-
-type StackItem = Y.UndoManager['undoStack'][number]
-type DeleteSet = StackItem['deletions']
-type DeleteRun = DeleteSet['clients'] extends Map<number, (infer Run)[]> ? Run : never
-type States = Map<UndoStateProvider, unknown>
-
-const BEFORE = 'tandem:before'
-const AFTER = 'tandem:after'
-const GROUPABLE_UNTIL = 'tandem:groupable-until'
-
-/** Atom's default number of undo steps a buffer keeps. */
-export const DEFAULT_MAX_UNDO_ENTRIES = 10_000
-
-/**
- * One local step in the shape `Y.UndoManager` pops: what a buffer transaction deleted (the
- * transaction's own delete set) and inserted. The insertions are one run of the local client's
- * clocks, turned into a delete set only when the step is undone; `meta` is made on first use.
- * Recording a step is then a few fields instead of the manager's per-transaction bookkeeping.
- */
-class LocalStep {
-  private inserted: DeleteSet | null = null
-  private savedMeta: Map<unknown, unknown> | null = null
-
-  constructor(
-    public deletions: DeleteSet,
-    private readonly client: number,
-    private readonly fromClock: number,
-    private readonly toClock: number,
-  ) {}
-
-  get insertions(): DeleteSet {
-    if (this.inserted === null) {
-      this.inserted = Y.createDeleteSet()
-      if (this.toClock > this.fromClock) {
-        const run = { clock: this.fromClock, len: this.toClock - this.fromClock }
-        this.inserted.clients.set(this.client, [run as DeleteRun])
-      }
-    }
-    return this.inserted
-  }
-
-  set insertions(value: DeleteSet) {
-    this.inserted = value
-  }
-
-  get meta(): Map<unknown, unknown> {
-    this.savedMeta ??= new Map()
-    return this.savedMeta
-  }
+  top: UndoStep | null
 }
 
 /**
- * Undo and redo of one buffer's own changes, on a `Y.UndoManager` that tracks only the
- * buffer's origin: a remote peer's changes are never undone, and remote edits made between
- * two local steps are kept.
+ * Undo and redo of one buffer's own changes: a remote peer's changes are never undone, and
+ * remote edits made between two local steps are kept.
  *
- * Every buffer transaction is one step; `transact(groupingInterval, fn)` merges a step into
- * the previous one while that one is still groupable, as Atom does. The buffer records its
- * own steps (`record`) and the manager performs undo and redo and records the steps those
- * make. At most `maxEntries` steps are kept; older ones are dropped, as in Atom.
+ * The history is an undo stack of its own: each step holds the Yjs ids its transaction
+ * inserted and deleted (as delete sets), and the states saved before and after it. So the
+ * steps Atom's API speaks of are plain list operations here: a transaction with a grouping
+ * interval joins the step before it while that one is still groupable, checkpoints are places
+ * in the list, `groupChangesSinceCheckpoint` and `groupLastChanges` join delete sets, and at
+ * most `maxEntries` steps are kept, as in Atom. Recording a step is a few fields, where a
+ * `Y.UndoManager` capturing each transaction would cost a delete set, a stack item and two
+ * events per keystroke and keep every step forever.
+ *
+ * Undoing a step is left to a `Y.UndoManager` (see `undoWith` in `yjs-internals.ts`): it
+ * redoes deleted items the way Yjs does (linked by `redone`, so that relative positions,
+ * and with them the restored selections, follow them), which Yjs exports no other way. The
+ * manager never captures the buffer's transactions; it is handed one step at a time. As
+ * stock Yjs undo does, a step whose undo changes nothing (a peer deleted all it inserted) is
+ * dropped and the step below it is undone instead.
  */
 export class UndoHistory {
+  /** The manager that undoes and redoes steps (the origin of those transactions). */
   readonly manager: Y.UndoManager
   private readonly providers = new Set<UndoStateProvider>()
   private readonly checkpoints = new Map<number, Checkpoint>()
+  private undoSteps: UndoStep[] = []
+  private redoSteps: UndoStep[] = []
   private nextCheckpointId = 1
   private pendingBefore: States | null = null
   private pendingAfter: States | null = null
   private pendingGroupingInterval = 0
   /** Steps dropped from the bottom of the undo stack so far. */
   private dropped = 0
+  /** Whether a transaction announced by `willTransact` is under way. */
+  private transacting = false
+  /** The step on top when it started. */
+  private topBefore: UndoStep | null = null
 
   constructor(
     ytext: Y.Text,
@@ -99,11 +101,10 @@ export class UndoHistory {
   ) {
     this.manager = new Y.UndoManager(ytext, {
       trackedOrigins: new Set([origin]),
-      captureTimeout: 0,
-      // The buffer's own transactions are recorded by `record`; the manager records its own.
+      // The buffer's transactions are recorded by `record`; the manager captures only the
+      // transactions of its own undo and redo, which `undoWith`/`redoWith` take back.
       captureTransaction: (transaction) => transaction.origin !== origin,
     })
-    this.manager.on('stack-item-added', this.onStackItemAdded)
   }
 
   /**
@@ -112,27 +113,7 @@ export class UndoHistory {
    * `onlyLocalClient` tells that only this document's own client inserted anything.
    */
   record(transaction: Y.Transaction, onlyLocalClient = false): void {
-    const client = transaction.doc.clientID
-    const fromClock = transaction.beforeState.get(client) ?? 0
-    const toClock = transaction.afterState.get(client) ?? 0
-    const step = new LocalStep(transaction.deleteSet, client, fromClock, toClock)
-    if (!onlyLocalClient && !onlyClientGrew(transaction, client))
-      step.insertions = insertionsOf(transaction)
-    if (transaction.deleteSet.clients.size > 0) keepDeletedItems(transaction)
-    this.push(step)
-  }
-
-  /** Puts a new step on the undo stack, with the state from before it; forgets the redo history. */
-  private push(step: LocalStep): void {
-    const manager = this.manager
-    if (manager.redoStack.length > 0) manager.clear(false, true)
-    if (this.providers.size > 0) step.meta.set(BEFORE, this.pendingBefore ?? this.capture())
-    const stack = manager.undoStack
-    stack.push(step as unknown as StackItem)
-    while (stack.length > this.maxEntries) {
-      stack.shift()
-      this.dropped++
-    }
+    this.push(undoItemOf(transaction, onlyLocalClient))
   }
 
   /**
@@ -140,7 +121,19 @@ export class UndoHistory {
    * nothing (pasting an empty clipboard): undoing it only puts the saved state back.
    */
   recordEmpty(): void {
-    this.push(new LocalStep(Y.createDeleteSet(), 0, 0, 0))
+    this.push(emptyUndoItem())
+  }
+
+  /** Puts a new step on the undo stack, with the state from before it; forgets the redo history. */
+  private push(item: UndoItem): void {
+    if (this.redoSteps.length > 0) this.clearRedoStack()
+    const before = this.providers.size > 0 ? (this.pendingBefore ?? this.capture()) : null
+    this.undoSteps.push({ item, before, after: null, groupableUntil: 0 })
+    // `shift` drops the oldest in place (V8 trims the array's start), unlike `splice`.
+    while (this.undoSteps.length > this.maxEntries) {
+      this.undoSteps.shift()
+      this.dropped++
+    }
   }
 
   /** Registers state to save with each step; dispose to stop. */
@@ -153,6 +146,8 @@ export class UndoHistory {
   willTransact(groupingInterval: number): void {
     this.pendingBefore = this.providers.size > 0 ? this.capture() : null
     this.pendingGroupingInterval = groupingInterval
+    this.transacting = true
+    this.topBefore = this.top()
   }
 
   /**
@@ -163,72 +158,59 @@ export class UndoHistory {
     this.pendingAfter = this.providers.size > 0 ? this.capture() : null
   }
 
-  /** Called after a local transaction ended. Merges it into the previous step if still groupable. */
-  didTransact(stepAdded: StackItem | null): void {
+  /**
+   * Called after a transaction announced by `willTransact` ended: joins the step it added to
+   * the previous one if that one is still groupable, records an empty step for an edit that
+   * replaced nothing with nothing, and reverts the step of a transaction that failed.
+   */
+  didTransact(outcome: TransactionOutcome): void {
+    if (!this.transacting) return
+    this.transacting = false
+    if (outcome.madeEmptyEdit && !outcome.failed && this.top() === this.topBefore) {
+      this.recordEmpty()
+    }
     const after = this.pendingAfter
     this.pendingBefore = null
     this.pendingAfter = null
-    if (stepAdded === null) return
-    if (this.providers.size > 0) stepAdded.meta.set(AFTER, after ?? this.capture())
-    const stack = this.manager.undoStack
-    const previous = stack[stack.length - 2]
+    const top = this.top()
+    if (top === null || top === this.topBefore) return
+    if (outcome.failed) {
+      this.revertTop()
+      return
+    }
+    if (this.providers.size > 0) top.after = after ?? this.capture()
     if (this.pendingGroupingInterval === 0) return
     const now = Date.now()
-    if (
-      previous !== undefined &&
-      ((previous.meta.get(GROUPABLE_UNTIL) as number | undefined) ?? 0) > now
-    ) {
-      this.mergeTopInto(stack.length - 2)
-    }
-    stack[stack.length - 1]!.meta.set(GROUPABLE_UNTIL, now + this.pendingGroupingInterval)
+    const previous = this.undoSteps[this.undoSteps.length - 2]
+    if (previous !== undefined && previous.groupableUntil > now) this.mergeTop()
+    this.top()!.groupableUntil = now + this.pendingGroupingInterval
   }
 
   /** The step on top of the undo stack (to tell whether a transaction added one). */
-  top(): StackItem | null {
-    const stack = this.manager.undoStack
-    return stack[stack.length - 1] ?? null
+  top(): UndoStep | null {
+    return this.undoSteps[this.undoSteps.length - 1] ?? null
   }
 
   /** Reverts the last local step and restores the state from before it. */
   undo(): boolean {
-    const { undoStack, redoStack } = this.manager
-    if (isEmptyStep(undoStack[undoStack.length - 1])) {
-      const step = undoStack.pop()!
-      redoStack.push(step)
-      this.restore(step.meta.get(BEFORE) as States | undefined)
-      return true
-    }
-    const redoDepth = this.manager.redoStack.length
-    const item = this.manager.undo()
-    if (item === null) return false
-    const redone = this.manager.redoStack[redoDepth]
-    if (redone !== undefined) copyMeta(item, redone)
-    this.restore(item.meta.get(BEFORE) as States | undefined)
-    return true
+    return this.pop(this.undoSteps, this.redoSteps, 'undo')
   }
 
   /** Applies the last undone step again and restores the state from after it. */
   redo(): boolean {
-    const { undoStack, redoStack } = this.manager
-    if (isEmptyStep(redoStack[redoStack.length - 1])) {
-      const step = redoStack.pop()!
-      undoStack.push(step)
-      this.restore(step.meta.get(AFTER) as States | undefined)
-      return true
-    }
-    const undoDepth = this.manager.undoStack.length
-    const item = this.manager.redo()
-    if (item === null) return false
-    const again = this.manager.undoStack[undoDepth]
-    if (again !== undefined) copyMeta(item, again)
-    this.restore(item.meta.get(AFTER) as States | undefined)
-    return true
+    return this.pop(this.redoSteps, this.undoSteps, 'redo')
+  }
+
+  /** Undoes the step on top and forgets it (a transaction that failed). */
+  private revertTop(): void {
+    const redoDepth = this.redoSteps.length
+    if (this.undo()) this.forgetRedoStepsAbove(redoDepth)
   }
 
   /** Marks the current place in the history; see `revertToCheckpoint`. */
   createCheckpoint(): number {
     const id = this.nextCheckpointId++
-    const position = this.dropped + this.manager.undoStack.length
+    const position = this.dropped + this.undoSteps.length
     this.checkpoints.set(id, { position, top: this.top() })
     return id
   }
@@ -241,10 +223,10 @@ export class UndoHistory {
     const checkpoint = this.validCheckpoint(id)
     if (checkpoint === undefined) return false
     const depth = checkpoint.position - this.dropped
-    while (this.manager.undoStack.length > depth) {
-      const redoDepth = this.manager.redoStack.length
+    while (this.undoSteps.length > depth) {
+      const redoDepth = this.redoSteps.length
       if (!this.undo()) break
-      this.manager.redoStack.length = redoDepth
+      this.forgetRedoStepsAbove(redoDepth)
     }
     return true
   }
@@ -253,45 +235,69 @@ export class UndoHistory {
   groupChangesSinceCheckpoint(id: number): boolean {
     const checkpoint = this.validCheckpoint(id)
     if (checkpoint === undefined) return false
-    const stack = this.manager.undoStack
     const depth = checkpoint.position - this.dropped
-    while (stack.length > depth + 1) this.mergeTopInto(stack.length - 2)
+    while (this.undoSteps.length > depth + 1) this.mergeTop()
     return true
   }
 
   /** Merges the last two steps into one. False when there are fewer than two. */
   groupLastChanges(): boolean {
-    const stack = this.manager.undoStack
-    if (stack.length < 2) return false
-    this.mergeTopInto(stack.length - 2)
+    if (this.undoSteps.length < 2) return false
+    this.mergeTop()
     return true
   }
 
   /** Forgets every undo step (redo steps are kept). */
   clearUndoStack(): void {
-    this.manager.clear(true, false)
+    releaseUndoItems(
+      this.manager,
+      this.undoSteps.map((step) => step.item),
+    )
+    this.undoSteps = []
     this.checkpoints.clear()
   }
 
   /** Forgets every redo step. */
   clearRedoStack(): void {
-    this.manager.clear(false, true)
+    releaseUndoItems(
+      this.manager,
+      this.redoSteps.map((step) => step.item),
+    )
+    this.redoSteps = []
   }
 
   /** Stops tracking changes. */
   destroy(): void {
-    this.manager.off('stack-item-added', this.onStackItemAdded)
     this.manager.destroy()
     this.providers.clear()
   }
 
-  private readonly onStackItemAdded = (): void => {
-    // Undo and redo make steps of their own; they carry the states over (see `undo`/`redo`).
-    const stack = this.manager.undoStack
-    while (stack.length > this.maxEntries) {
-      stack.shift()
-      this.dropped++
+  /**
+   * Undoes (or redoes) the step on top of `from` and moves it to `to` with the item that
+   * reverses it. A step whose reversal changes nothing is dropped and the next one taken, as
+   * stock Yjs undo does.
+   */
+  private pop(from: UndoStep[], to: UndoStep[], direction: 'undo' | 'redo'): boolean {
+    for (;;) {
+      const step = from.pop()
+      if (step === undefined) return false
+      let item: UndoItem | null = step.item
+      if (!isEmptyUndoItem(item)) {
+        item = direction === 'undo' ? undoWith(this.manager, item) : redoWith(this.manager, item)
+        if (item === null) continue
+      }
+      to.push({ item, before: step.before, after: step.after, groupableUntil: step.groupableUntil })
+      this.restore(direction === 'undo' ? step.before : step.after)
+      return true
     }
+  }
+
+  private forgetRedoStepsAbove(depth: number): void {
+    const forgotten = this.redoSteps.splice(depth)
+    releaseUndoItems(
+      this.manager,
+      forgotten.map((step) => step.item),
+    )
   }
 
   private capture(): States {
@@ -300,8 +306,8 @@ export class UndoHistory {
     return states
   }
 
-  private restore(states: States | undefined): void {
-    if (states === undefined) return
+  private restore(states: States | null): void {
+    if (states === null) return
     for (const [provider, state] of states) {
       if (this.providers.has(provider)) provider.restore(state)
     }
@@ -310,64 +316,18 @@ export class UndoHistory {
   private validCheckpoint(id: number): Checkpoint | undefined {
     const checkpoint = this.checkpoints.get(id)
     if (checkpoint === undefined) return undefined
-    const stack = this.manager.undoStack
     const depth = checkpoint.position - this.dropped
-    if (depth < 0 || stack.length < depth) return undefined
-    const atDepth = depth === 0 ? null : stack[depth - 1]!
+    if (depth < 0 || this.undoSteps.length < depth) return undefined
+    const atDepth = depth === 0 ? null : this.undoSteps[depth - 1]!
     return atDepth === checkpoint.top ? checkpoint : undefined
   }
 
-  /** Folds the top step into the step at `index` (the one below it) and drops the top. */
-  private mergeTopInto(index: number): void {
-    const stack = this.manager.undoStack
-    const top = stack.pop()!
-    const target = stack[index]!
-    target.insertions = Y.mergeDeleteSets([target.insertions, top.insertions])
-    target.deletions = Y.mergeDeleteSets([target.deletions, top.deletions])
-    if (top.meta.has(AFTER)) target.meta.set(AFTER, top.meta.get(AFTER))
-    if (top.meta.has(GROUPABLE_UNTIL))
-      target.meta.set(GROUPABLE_UNTIL, top.meta.get(GROUPABLE_UNTIL))
-  }
-}
-
-/** Whether `step` inserts and deletes nothing (Yjs would skip it: it is handled here). */
-const isEmptyStep = (step: StackItem | undefined): step is StackItem =>
-  step !== undefined && step.insertions.clients.size === 0 && step.deletions.clients.size === 0
-
-const copyMeta = (from: StackItem, to: StackItem): void => {
-  for (const [key, value] of from.meta) to.meta.set(key, value)
-}
-
-/** Whether `client` is the only one whose clock advanced in `transaction`. */
-const onlyClientGrew = (transaction: Y.Transaction, client: number): boolean => {
-  for (const [other, after] of transaction.afterState) {
-    if (other !== client && after !== (transaction.beforeState.get(other) ?? 0)) return false
-  }
-  return true
-}
-
-/** Everything `transaction` inserted, as a delete set (what Y.UndoManager keeps as insertions). */
-const insertionsOf = (transaction: Y.Transaction): DeleteSet => {
-  const insertions = Y.createDeleteSet()
-  for (const [client, after] of transaction.afterState) {
-    const before = transaction.beforeState.get(client) ?? 0
-    if (after > before) {
-      const run = { clock: before, len: after - before } as DeleteRun
-      insertions.clients.set(client, [run])
-    }
-  }
-  return insertions
-}
-
-/** Keeps the items `transaction` deleted (and the types holding them) from garbage collection, so undo can restore them. */
-const keepDeletedItems = (transaction: Y.Transaction): void => {
-  Y.iterateDeletedStructs(transaction, transaction.deleteSet, keepItem)
-}
-
-const keepItem = (struct: Y.Item | Y.GC): void => {
-  let item: Y.Item | null = struct instanceof Y.Item ? struct : null
-  while (item !== null && !item.keep) {
-    item.keep = true
-    item = (item.parent as Y.AbstractType<unknown>)._item
+  /** Folds the top step into the one below it. */
+  private mergeTop(): void {
+    const top = this.undoSteps.pop()!
+    const target = this.undoSteps[this.undoSteps.length - 1]!
+    joinUndoItems(target.item, top.item)
+    if (top.after !== null) target.after = top.after
+    if (top.groupableUntil !== 0) target.groupableUntil = top.groupableUntil
   }
 }
