@@ -37,6 +37,21 @@ layer.applyChanges([], true)
 layer.updateMarker(marker, {})
 // @ts-expect-error internal
 layer.host
+// The buffer's layers share their state with the layers above, never with a subclass.
+export class Subclass extends TextBuffer {
+  peek(): unknown[] {
+    return [
+      // @ts-expect-error internal
+      this.lines,
+      // @ts-expect-error internal
+      this.current,
+      // @ts-expect-error internal
+      this.participants,
+      // @ts-expect-error internal
+      this.edit(0, 0, ''),
+    ]
+  }
+}
 `
 
 describe('published types of @tandem/buffer', () => {
