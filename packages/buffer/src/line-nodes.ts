@@ -67,7 +67,9 @@ const sum = (values: readonly number[], from = 0, to = values.length): number =>
  * while (level.length > 1) level = nodes.branchesFrom(level) // level[0] is the root
  */
 export class LineNodes {
+  /** Fewest lines in a leaf other than the root: half of `leafMax`. */
   readonly leafMin: number
+  /** Fewest children of a branch other than the root: half of `branchMax`. */
   readonly branchMin: number
   /**
    * Set by `replaceIn` when a node it changed is left under its minimum; the caller clears it
