@@ -11,10 +11,12 @@
  * edit never needs a look. The new lines replace the old in the tree in one pass that adds or
  * removes whole subtrees, so a 200,000-line paste or a full delete costs O(k + log n), never a
  * rebuild.
+ *
+ * This module seeks and edits; the nodes and the operations that split, merge and check them
+ * are in `line-nodes.ts`.
  */
 
 import {
-  ENDING_CR,
   ENDING_LF,
   ENDING_NONE,
   endingLength,
@@ -23,6 +25,7 @@ import {
   type LineEnding,
   splitLines,
 } from './line-breaks.js'
+import { type Branch, collect, Leaf, type LineNode, LineNodes, lineCountOf } from './line-nodes.js'
 
 export type { LineEnding } from './line-breaks.js'
 
@@ -38,40 +41,6 @@ export interface LineStoreOptions {
   leafCapacity?: number
   /** Most children of one branch (at least 4); a branch other than the root holds at least half. */
   branchCapacity?: number
-}
-
-class Leaf {
-  readonly isLeaf = true as const
-  constructor(
-    public texts: string[],
-    public ends: number[],
-    /** Text length plus ending length of each line. */
-    public lens: number[],
-    /** Sum of `lens`. */
-    public chars: number,
-  ) {}
-}
-
-class Branch {
-  readonly isLeaf = false as const
-  // Per-child counts live in the parent, in plain number arrays, so a descent scans numbers
-  // without touching the children it passes over.
-  children: Node[] = []
-  lineCounts: number[] = []
-  charCounts: number[] = []
-  lines = 0
-  chars = 0
-}
-
-type Node = Leaf | Branch
-
-const lineCountOf = (node: Node): number => (node.isLeaf ? node.texts.length : node.lines)
-const itemCountOf = (node: Node): number => (node.isLeaf ? node.texts.length : node.children.length)
-
-const sum = (values: readonly number[], from = 0, to = values.length): number => {
-  let total = 0
-  for (let i = from; i < to; i++) total += values[i]!
-  return total
 }
 
 /**
@@ -90,11 +59,8 @@ const sum = (values: readonly number[], from = 0, to = values.length): number =>
  * store.rowForOffset(4) // => 2 (the 'c' of 'cd')
  */
 export class LineStore {
-  private root: Node
-  private readonly leafMax: number
-  private readonly leafMin: number
-  private readonly branchMax: number
-  private readonly branchMin: number
+  private root: LineNode
+  private readonly nodes: LineNodes
 
   // Results of the last seek, kept in fields so that lookups allocate nothing. They stay
   // valid until lines are replaced (`foundRow` is then -1), so repeated lookups on one line,
@@ -108,8 +74,6 @@ export class LineStore {
   private readonly pathSlots: number[] = []
   private depth = 0
 
-  // Set by a replacement that left some node under its minimum size.
-  private needsRepair = false
   // Reused output of re-splitting an edited region.
   private readonly scratch: LineArrays = { texts: [], ends: [], lens: [] }
 
@@ -120,14 +84,14 @@ export class LineStore {
    */
   constructor(text = '', options: LineStoreOptions = {}) {
     if (typeof text !== 'string') throw new TypeError(`text must be a string, got ${typeof text}`)
-    this.leafMax = capacity(options.leafCapacity, DEFAULT_LEAF_CAPACITY, 'leafCapacity')
-    this.branchMax = capacity(options.branchCapacity, DEFAULT_BRANCH_CAPACITY, 'branchCapacity')
-    this.leafMin = this.leafMax >> 1
-    this.branchMin = this.branchMax >> 1
+    this.nodes = new LineNodes(
+      capacity(options.leafCapacity, DEFAULT_LEAF_CAPACITY, 'leafCapacity'),
+      capacity(options.branchCapacity, DEFAULT_BRANCH_CAPACITY, 'branchCapacity'),
+    )
     const lines: LineArrays = { texts: [], ends: [], lens: [] }
     splitLines(text, lines)
-    let nodes: Node[] = this.leavesFrom(lines)
-    while (nodes.length > 1) nodes = this.branchesFrom(nodes)
+    let nodes: LineNode[] = this.nodes.leavesFrom(lines)
+    while (nodes.length > 1) nodes = this.nodes.branchesFrom(nodes)
     this.root = nodes[0]!
   }
 
@@ -363,12 +327,7 @@ export class LineStore {
    * O(n); meant for tests.
    */
   checkInvariants(): void {
-    const root = this.root
-    if (!root.isLeaf && root.children.length < 2) fail('a branch root has fewer than 2 children')
-    if (lineCountOf(root) < 1) fail('the root has no lines')
-    const state = { leafDepth: -1, row: 0, lastEnding: ENDING_NONE }
-    this.checkNode(root, 0, true, state)
-    if (state.lastEnding !== ENDING_NONE) fail('the last line has an ending')
+    this.nodes.checkTree(this.root)
   }
 
   // ---- Seeking ----
@@ -481,14 +440,14 @@ export class LineStore {
   private replaceRows(from: number, to: number, src: LineArrays): void {
     this.foundRow = -1
     const added = src.texts.length
-    this.needsRepair = false
-    const extras = this.replaceIn(this.root, from, to, src, 0, added)
+    this.nodes.underMinimum = false
+    const extras = this.nodes.replaceIn(this.root, from, to, src, 0, added)
     if (extras !== null) {
       let nodes = [this.root, ...extras]
-      while (nodes.length > 1) nodes = this.branchesFrom(nodes)
+      while (nodes.length > 1) nodes = this.nodes.branchesFrom(nodes)
       this.root = nodes[0]!
     }
-    if (this.needsRepair) {
+    if (this.nodes.underMinimum) {
       // Only nodes on the paths to the first new line and to the first line after the new
       // ones were changed, so only those paths can hold a node under its minimum.
       const after = Math.min(from + added, this.lineCount - 1)
@@ -499,153 +458,7 @@ export class LineStore {
     this.foundRow = -1
   }
 
-  /**
-   * Replaces rows [from, to) of `node` (at least one) with lines [s, e) of `src`. Returns the
-   * nodes to insert after `node` when it outgrew its capacity, else null. The nodes returned,
-   * and `node` itself when it splits, are within capacity and at least half full.
-   */
-  private replaceIn(
-    node: Node,
-    from: number,
-    to: number,
-    src: LineArrays,
-    s: number,
-    e: number,
-  ): Node[] | null {
-    return node.isLeaf
-      ? this.replaceInLeaf(node, from, to, src, s, e)
-      : this.replaceInBranch(node, from, to, src, s, e)
-  }
-
-  private replaceInLeaf(
-    leaf: Leaf,
-    from: number,
-    to: number,
-    src: LineArrays,
-    s: number,
-    e: number,
-  ): Node[] | null {
-    const count = leaf.texts.length - (to - from) + (e - s)
-    if (count <= this.leafMax) {
-      leaf.chars += sum(src.lens, s, e) - sum(leaf.lens, from, to)
-      replaceRange(leaf.texts, from, to, src.texts, s, e)
-      replaceRange(leaf.ends, from, to, src.ends, s, e)
-      replaceRange(leaf.lens, from, to, src.lens, s, e)
-      return null
-    }
-    const all: LineArrays = {
-      texts: concatRanges(leaf.texts, from, to, src.texts, s, e),
-      ends: concatRanges(leaf.ends, from, to, src.ends, s, e),
-      lens: concatRanges(leaf.lens, from, to, src.lens, s, e),
-    }
-    const leaves = this.leavesFrom(all)
-    const first = leaves[0]!
-    leaf.texts = first.texts
-    leaf.ends = first.ends
-    leaf.lens = first.lens
-    leaf.chars = first.chars
-    return leaves.slice(1)
-  }
-
-  private replaceInBranch(
-    node: Branch,
-    from: number,
-    to: number,
-    src: LineArrays,
-    s: number,
-    e: number,
-  ): Node[] | null {
-    const counts = node.lineCounts
-    let c0 = 0
-    let start0 = 0
-    while (from >= start0 + counts[c0]!) start0 += counts[c0++]!
-    let c1 = c0
-    let start1 = start0
-    while (to > start1 + counts[c1]!) start1 += counts[c1++]!
-    const child0 = node.children[c0]!
-    const child1 = node.children[c1]!
-    const count0 = counts[c0]!
-    const count1 = counts[c1]!
-    const chars0 = node.charCounts[c0]!
-    const chars1 = node.charCounts[c1]!
-
-    // A child entirely deleted with nothing to insert into it is dropped without a visit.
-    const end0 = c0 === c1 ? to - start0 : count0
-    const keep0 = e > s || from > start0 || end0 < count0
-    const keep1 = c1 !== c0 && to < start1 + count1
-    let extras: Node[] | null = null
-    if (keep0) extras = this.replaceIn(child0, from - start0, end0, src, s, e)
-    if (keep1) this.replaceIn(child1, 0, to - start1, src, e, e)
-    if ((keep0 && this.isUnder(child0)) || (keep1 && this.isUnder(child1))) {
-      this.needsRepair = true
-    }
-
-    if (keep0 && extras === null && (c1 === c0 || (keep1 && c1 === c0 + 1))) {
-      // The usual case: the same children remain, only their counts change.
-      node.lineCounts[c0] = lineCountOf(child0)
-      node.charCounts[c0] = child0.chars
-      let lines = lineCountOf(child0) - count0
-      let chars = child0.chars - chars0
-      if (c1 !== c0) {
-        node.lineCounts[c1] = lineCountOf(child1)
-        node.charCounts[c1] = child1.chars
-        lines += lineCountOf(child1) - count1
-        chars += child1.chars - chars1
-      }
-      node.lines += lines
-      node.chars += chars
-      return null
-    }
-
-    const old = node.children
-    const children: Node[] = []
-    for (let i = 0; i < c0; i++) children.push(old[i]!)
-    if (keep0) children.push(child0)
-    if (extras !== null) for (const extra of extras) children.push(extra)
-    if (keep1) children.push(child1)
-    for (let i = c1 + 1; i < old.length; i++) children.push(old[i]!)
-    if (children.length <= this.branchMax) {
-      setChildren(node, children)
-      return null
-    }
-    const branches = this.branchesFrom(children)
-    setChildren(node, branches[0]!.children)
-    return branches.slice(1)
-  }
-
-  // ---- Building nodes ----
-
-  /** Cuts lines into the fewest leaves that hold them, as evenly filled as possible. */
-  private leavesFrom(lines: LineArrays): Leaf[] {
-    const { texts, ends, lens } = lines
-    const leaves: Leaf[] = []
-    forEachPiece(texts.length, this.leafMax, (from, to) => {
-      const pieceLens = lens.slice(from, to)
-      leaves.push(new Leaf(texts.slice(from, to), ends.slice(from, to), pieceLens, sum(pieceLens)))
-    })
-    return leaves
-  }
-
-  /** Groups nodes of one height under the fewest branches, as evenly filled as possible. */
-  private branchesFrom(nodes: Node[]): Branch[] {
-    const branches: Branch[] = []
-    forEachPiece(nodes.length, this.branchMax, (from, to) => {
-      const branch = new Branch()
-      setChildren(branch, nodes.slice(from, to))
-      branches.push(branch)
-    })
-    return branches
-  }
-
   // ---- Rebalancing ----
-
-  private minOf(node: Node): number {
-    return node.isLeaf ? this.leafMin : this.branchMin
-  }
-
-  private isUnder(node: Node): boolean {
-    return itemCountOf(node) < this.minOf(node)
-  }
 
   /**
    * Fixes the deepest node under its minimum on the path to `row`, by merging it with (or
@@ -657,12 +470,13 @@ export class LineStore {
     this.seekRow(row)
     // Depth d's node: the leaf at `this.depth`, else pathNodes[d] (pathNodes[0] is the root).
     let d = this.depth
-    while (d >= 1 && !this.isUnder(d === this.depth ? this.foundLeaf : this.pathNodes[d]!)) d--
+    while (d >= 1 && !this.nodes.isUnder(d === this.depth ? this.foundLeaf : this.pathNodes[d]!))
+      d--
     if (d === 0) return this.collapseRoot()
     // An only child cannot borrow from a sibling; its parent, itself too small, merges first.
     while (d >= 1 && this.pathNodes[d - 1]!.children.length === 1) d--
     if (d === 0) return this.collapseRoot()
-    this.mergeWithSibling(this.pathNodes[d - 1]!, this.pathSlots[d - 1]!)
+    this.nodes.mergeWithSibling(this.pathNodes[d - 1]!, this.pathSlots[d - 1]!)
     return true
   }
 
@@ -674,213 +488,6 @@ export class LineStore {
     }
     return changed
   }
-
-  /**
-   * Merges child `slot` of `parent` with a neighbour, or, when together they exceed one
-   * node's capacity, shares their items evenly between the two (each then at least half full).
-   */
-  private mergeWithSibling(parent: Branch, slot: number): void {
-    const a = slot + 1 < parent.children.length ? slot : slot - 1
-    const left = parent.children[a]!
-    const right = parent.children[a + 1]!
-    let merged: boolean
-    if (left.isLeaf && right.isLeaf) {
-      const texts = left.texts.concat(right.texts)
-      const ends = left.ends.concat(right.ends)
-      const lens = left.lens.concat(right.lens)
-      merged = texts.length <= this.leafMax
-      const half = merged ? texts.length : texts.length >> 1
-      left.texts = texts.slice(0, half)
-      left.ends = ends.slice(0, half)
-      left.lens = lens.slice(0, half)
-      left.chars = sum(left.lens)
-      if (!merged) {
-        right.texts = texts.slice(half)
-        right.ends = ends.slice(half)
-        right.lens = lens.slice(half)
-        right.chars = sum(right.lens)
-      }
-    } else if (!left.isLeaf && !right.isLeaf) {
-      const children = left.children.concat(right.children)
-      merged = children.length <= this.branchMax
-      const half = merged ? children.length : children.length >> 1
-      setChildren(left, children.slice(0, half))
-      if (!merged) setChildren(right, children.slice(half))
-    } else {
-      throw new Error('LineStore: siblings of different heights')
-    }
-    parent.lineCounts[a] = lineCountOf(left)
-    parent.charCounts[a] = left.chars
-    if (merged) {
-      parent.children.splice(a + 1, 1)
-      parent.lineCounts.splice(a + 1, 1)
-      parent.charCounts.splice(a + 1, 1)
-    } else {
-      parent.lineCounts[a + 1] = lineCountOf(right)
-      parent.charCounts[a + 1] = right.chars
-    }
-  }
-
-  // ---- Checking ----
-
-  private checkNode(
-    node: Node,
-    depth: number,
-    isRoot: boolean,
-    state: { leafDepth: number; row: number; lastEnding: number },
-  ): void {
-    const items = itemCountOf(node)
-    const max = node.isLeaf ? this.leafMax : this.branchMax
-    if (items > max) fail(`a node at depth ${depth} has ${items} items, over ${max}`)
-    if (!isRoot && items < this.minOf(node)) {
-      fail(`a node at depth ${depth} has ${items} items, under ${this.minOf(node)}`)
-    }
-    if (node.isLeaf) {
-      if (state.leafDepth === -1) state.leafDepth = depth
-      if (state.leafDepth !== depth) fail(`leaves at depths ${state.leafDepth} and ${depth}`)
-      if (node.ends.length !== items || node.lens.length !== items) fail('leaf arrays differ')
-      for (let i = 0; i < items; i++) {
-        const text = node.texts[i]!
-        const ending = node.ends[i]!
-        const where = `row ${state.row}`
-        if (text.indexOf('\n') !== -1) fail(`${where} holds a line break`)
-        if (ending === ENDING_CR) fail(`${where} ends in a lone '\\r', which is not a break`)
-        if (ending === ENDING_LF && text.endsWith('\r')) {
-          fail(`${where} ends in '\\r' before a '\\n'`)
-        }
-        if (node.lens[i] !== text.length + endingLength(ending)) fail(`${where} has a bad length`)
-        if (state.lastEnding === ENDING_NONE && state.row > 0) fail(`${where} follows the end`)
-        state.lastEnding = ending
-        state.row++
-      }
-      if (node.chars !== sum(node.lens)) fail('leaf chars differ from its lines')
-      return
-    }
-    const { children, lineCounts, charCounts } = node
-    if (lineCounts.length !== items || charCounts.length !== items) fail('count arrays differ')
-    for (let i = 0; i < items; i++) {
-      const child = children[i]!
-      if (lineCounts[i] !== lineCountOf(child)) fail(`stale line count at depth ${depth}`)
-      if (charCounts[i] !== child.chars) fail(`stale char count at depth ${depth}`)
-      this.checkNode(child, depth + 1, false, state)
-    }
-    if (node.lines !== sum(lineCounts)) fail(`branch lines differ at depth ${depth}`)
-    if (node.chars !== sum(charCounts)) fail(`branch chars differ at depth ${depth}`)
-  }
-}
-
-// ---- Helpers ----
-
-/** Appends to `out` the text of `node` from `start` to `end` (relative to `node`, start < end). */
-function collect(node: Node, start: number, end: number, out: string[]): void {
-  if (node.isLeaf) {
-    const { texts, ends, lens } = node
-    let position = 0
-    for (let i = 0; i < lens.length && position < end; i++) {
-      const next = position + lens[i]!
-      if (next > start) {
-        const text = texts[i]!
-        const ending = endingText(ends[i]!)
-        if (position >= start && next <= end) {
-          out.push(text)
-          if (ending !== '') out.push(ending)
-        } else {
-          const from = Math.max(start - position, 0)
-          out.push((text + ending).slice(from, Math.min(end, next) - position))
-        }
-      }
-      position = next
-    }
-    return
-  }
-  const { children, charCounts } = node
-  let position = 0
-  for (let i = 0; i < children.length && position < end; i++) {
-    const next = position + charCounts[i]!
-    if (next > start) {
-      collect(children[i]!, Math.max(start - position, 0), Math.min(end, next) - position, out)
-    }
-    position = next
-  }
-}
-
-function setChildren(node: Branch, children: Node[]): void {
-  const lineCounts: number[] = []
-  const charCounts: number[] = []
-  let lines = 0
-  let chars = 0
-  for (const child of children) {
-    const childLines = lineCountOf(child)
-    lineCounts.push(childLines)
-    charCounts.push(child.chars)
-    lines += childLines
-    chars += child.chars
-  }
-  node.children = children
-  node.lineCounts = lineCounts
-  node.charCounts = charCounts
-  node.lines = lines
-  node.chars = chars
-}
-
-/**
- * Calls `f` for consecutive ranges covering [0, count): the fewest ranges of at most `max`
- * items, their sizes differing by at most one. When `count > max` each range has more than
- * max / 2 items, which keeps every node built this way at least half full.
- */
-function forEachPiece(count: number, max: number, f: (from: number, to: number) => void): void {
-  const pieces = Math.max(1, Math.ceil(count / max))
-  const size = Math.floor(count / pieces)
-  const larger = count % pieces
-  let from = 0
-  for (let p = 0; p < pieces; p++) {
-    const to = from + size + (p < larger ? 1 : 0)
-    f(from, to)
-    from = to
-  }
-}
-
-/**
- * Replaces `target[from..to)` with `src[s..e)` in place, shifting the tail by hand: splice
- * with spread arguments would allocate, and a long spread can overflow the call stack.
- */
-function replaceRange<T>(
-  target: T[],
-  from: number,
-  to: number,
-  src: readonly T[],
-  s: number,
-  e: number,
-): void {
-  const added = e - s
-  const removed = to - from
-  const length = target.length
-  if (added > removed) {
-    const grow = added - removed
-    for (let k = 0; k < grow; k++) target.push(target[length - 1]!)
-    for (let k = length - 1; k >= to; k--) target[k + grow] = target[k]!
-  } else if (added < removed) {
-    const shrink = removed - added
-    for (let k = to; k < length; k++) target[k - shrink] = target[k]!
-    target.length = length - shrink
-  }
-  for (let k = 0; k < added; k++) target[from + k] = src[s + k]!
-}
-
-/** `target[0..from) + src[s..e) + target[to..)` as a new array. */
-function concatRanges<T>(
-  target: readonly T[],
-  from: number,
-  to: number,
-  src: readonly T[],
-  s: number,
-  e: number,
-): T[] {
-  const out: T[] = []
-  for (let k = 0; k < from; k++) out.push(target[k]!)
-  for (let k = s; k < e; k++) out.push(src[k]!)
-  for (let k = to; k < target.length; k++) out.push(target[k]!)
-  return out
 }
 
 function capacity(value: number | undefined, fallback: number, name: string): number {
@@ -906,8 +513,4 @@ function indexError(value: unknown, name: string, expected: string): Error {
     return new TypeError(`${name} must be a number, got ${shown}`)
   }
   return new RangeError(`${name} must be ${expected}, got ${value}`)
-}
-
-function fail(message: string): never {
-  throw new Error(`LineStore invariant: ${message}`)
 }

@@ -5,7 +5,7 @@
  * The layer keeps one layout per region (see `region.ts`) in a tree that counts buffer and
  * screen rows, so buffer row <-> screen row lookups are O(log n). A buffer change, local or
  * remote, lays out again only the regions it touched; a fold or unfold, only the regions
- * under it. Folds are markers on a buffer marker layer, so they follow remote edits, and a
+ * under it (`screen-layout.ts` keeps the layout in step). Folds are markers on a buffer marker layer, so they follow remote edits, and a
  * change that overlaps a fold's inside removes it.
  */
 import type { BufferChange, Marker, MarkerLayer, TextBuffer } from '@tandem/buffer'
@@ -19,10 +19,9 @@ import {
   type RangeLike,
 } from '@tandem/text'
 import { isCharacterPair, isWrapBoundary, ratioForCharacter } from './characters.js'
-import { type CollectedFolds, collectFolds } from './folds.js'
-import { type LayoutSettings, type LineSource, layoutRegion, type RegionLayout } from './region.js'
-import { type FoundRegion, RegionTree } from './region-tree.js'
-import { RowChanges } from './row-changes.js'
+import type { LayoutSettings, LineSource } from './region.js'
+import type { FoundRegion, RegionTree } from './region-tree.js'
+import { ScreenLayout } from './screen-layout.js'
 import { type ScreenLine, screenLinesOfRegion } from './screen-lines.js'
 import {
   bufferToScreen,
@@ -91,12 +90,12 @@ export class DisplayLayer {
   /** The marker layer holding this layer's folds. */
   readonly foldLayer: MarkerLayer
   private settings: Settings
-  private readonly tree = new RegionTree()
+  private readonly layout: ScreenLayout
+  /** The layout's regions, read directly by every lookup. */
+  private readonly tree: RegionTree
   private readonly emitter = new Emitter<Events>()
   private readonly subscriptions = new CompositeDisposable()
   private destroyed = false
-  /** Screen rows replaced since `did-change` last reported. */
-  private readonly pendingChanges = new RowChanges()
   /** The buffer's lines as the layout reads them. */
   private readonly lines: LineSource
 
@@ -110,13 +109,15 @@ export class DisplayLayer {
     this.foldLayer =
       options.foldLayer ??
       buffer.addMarkerLayer({ maintainHistory: false, destroyInvalidatedMarkers: true })
-    this.layOutAll()
+    this.layout = new ScreenLayout(buffer, this.lines, this.foldLayer)
+    this.tree = this.layout.tree
+    this.layout.layOutAll(this.settings)
     // The layout follows each edit as it is made, so screen positions read in the middle of a
     // transaction are right; `did-change` waits for the transaction's end, as in Atom.
     this.subscriptions.add(
       buffer.followEdits({
         textDidChange: (changes) => this.bufferDidChange(changes),
-        textDidReset: () => this.relayoutEverything(),
+        textDidReset: () => this.layout.relayoutEverything(this.settings),
         transactionDidEnd: () => this.emitPendingChanges(),
       }),
     )
@@ -148,7 +149,7 @@ export class DisplayLayer {
     )
     if (!changed) return
     this.settings = next
-    this.relayoutEverything()
+    this.layout.relayoutEverything(next)
     this.emitter.emit('did-reset')
     this.reportChanges()
     this.emitter.emit('did-remap')
@@ -412,7 +413,7 @@ export class DisplayLayer {
     const marker = this.foldLayer.markRange(bufferRange, { invalidate: 'overlap', exclusive: true })
     if (containing.length === 0) {
       const folded = marker.getRange()
-      this.layOutRows(folded.start.row, folded.end.row + 1)
+      this.layout.layOutRows(folded.start.row, folded.end.row + 1, this.settings)
       this.reportChanges()
       this.emitter.emit('did-remap')
     }
@@ -551,108 +552,16 @@ export class DisplayLayer {
       endRow = Math.max(endRow, range.end.row)
     }
     for (const marker of markers) marker.destroy()
-    this.layOutRows(startRow, endRow + 1)
+    this.layout.layOutRows(startRow, endRow + 1, this.settings)
     this.reportChanges()
     this.emitter.emit('did-remap')
     return ranges
   }
 
-  /** Lays out the whole buffer. */
-  private layOutAll(): void {
-    const lineCount = this.buffer.getLineCount()
-    const folds = collectFolds(this.foldLayer, 0, lineCount)
-    const layouts: RegionLayout[] = []
-    for (let row = 0; row < lineCount; ) {
-      const layout = layoutRegion(row, this.lines, folds.starts, this.settings)
-      layouts.push(layout)
-      row += layout.bufferRows
-    }
-    this.tree.reset(layouts)
-  }
-
-  /** Lays out everything again, noting every screen row as replaced. */
-  private relayoutEverything(): void {
-    const oldRows = this.tree.screenRowCount
-    this.layOutAll()
-    this.pendingChanges.splice(0, oldRows, this.tree.screenRowCount)
-  }
-
-  /** Lays out the regions holding buffer rows [`startRow`, `endRow`) again (text unchanged). */
-  private layOutRows(startRow: number, endRow: number): void {
-    this.relayout(startRow, endRow, 0, 0)
-  }
-
-  /**
-   * Replaces the regions holding old buffer rows [`startRow`, `endRow`) by a layout of the
-   * text there now: rows before `startRow` moved by `shiftBefore`, rows from `endRow` on by
-   * `shiftAfter`. Takes in following regions while a fold runs on past the span.
-   */
-  private relayout(
-    startRow: number,
-    endRow: number,
-    shiftBefore: number,
-    shiftAfter: number,
-  ): void {
-    const first = this.tree.findByBufferRow(startRow)
-    const last = this.tree.findByBufferRow(Math.max(startRow, endRow - 1))
-    const oldStart = first.bufferRow
-    let oldEnd = last.bufferRow + last.layout.bufferRows
-    const oldScreenStart = first.screenRow
-    let oldScreenEnd = last.screenRow + last.layout.lengths.length
-    let row = oldStart + shiftBefore
-    const lineCount = this.buffer.getLineCount()
-    let folds: CollectedFolds = collectFolds(
-      this.foldLayer,
-      row,
-      Math.max(row + 1, oldEnd + shiftAfter),
-    )
-    const layouts: RegionLayout[] = []
-    let newScreenRows = 0
-    for (;;) {
-      while (row < oldEnd + shiftAfter && row < lineCount) {
-        if (row >= folds.endRow) folds = collectFolds(this.foldLayer, row, oldEnd + shiftAfter)
-        const layout = layoutRegion(row, this.lines, folds.starts, this.settings)
-        layouts.push(layout)
-        newScreenRows += layout.lengths.length
-        row += layout.bufferRows
-      }
-      if (row <= oldEnd + shiftAfter || oldEnd >= this.tree.bufferRowCount) break
-      // A fold now runs past the span: the old regions it covers are laid out again too.
-      const covered = this.tree.findByBufferRow(row - shiftAfter - 1)
-      oldEnd = covered.bufferRow + covered.layout.bufferRows
-      oldScreenEnd = covered.screenRow + covered.layout.lengths.length
-    }
-    this.tree.replace(oldStart, oldEnd, layouts)
-    this.pendingChanges.splice(oldScreenStart, oldScreenEnd - oldScreenStart, newScreenRows)
-  }
-
-  /** Lays out what buffer changes touched; `changes` are sorted, in old and new rows. */
+  /** Lays out what buffer changes touched. */
   private bufferDidChange(changes: readonly BufferChange[]): void {
     if (this.destroyed || changes.length === 0) return
-    // Changes in one region are laid out together; spans are taken last first, so the rows
-    // before each one are still as they were.
-    const spans: { start: number; end: number; shiftBefore: number; shiftAfter: number }[] = []
-    for (const change of changes) {
-      const start = this.tree.findByBufferRow(change.oldRange.start.row)
-      const end = this.tree.findByBufferRow(change.oldRange.end.row)
-      const span = {
-        start: start.bufferRow,
-        end: end.bufferRow + end.layout.bufferRows,
-        shiftBefore: change.newRange.start.row - change.oldRange.start.row,
-        shiftAfter: change.newRange.end.row - change.oldRange.end.row,
-      }
-      const previous = spans[spans.length - 1]
-      if (previous !== undefined && span.start < previous.end) {
-        previous.end = Math.max(previous.end, span.end)
-        previous.shiftAfter = span.shiftAfter
-      } else {
-        spans.push(span)
-      }
-    }
-    for (let i = spans.length - 1; i >= 0; i--) {
-      const span = spans[i]!
-      this.relayout(span.start, span.end, span.shiftBefore, span.shiftAfter)
-    }
+    this.layout.followChanges(changes, this.settings)
   }
 
   /** Reports replaced rows now, unless a buffer transaction is running (it reports at its end). */
@@ -661,8 +570,8 @@ export class DisplayLayer {
   }
 
   private emitPendingChanges(): void {
-    if (this.destroyed || this.pendingChanges.isEmpty()) return
-    const runs = this.pendingChanges.take()
+    if (this.destroyed || this.layout.replacedRows.isEmpty()) return
+    const runs = this.layout.replacedRows.take()
     if (this.emitter.listenerCountForEventName('did-change') === 0) return
     const changes: DisplayChange[] = runs.map((run) => ({
       oldRange: new Range(new Point(run.oldStart, 0), new Point(run.oldEnd, 0)),
