@@ -27,6 +27,9 @@ import type { ClipboardPiece, InsertTextOptions, WriteOptions } from './write-op
 const NON_WHITESPACE = /\S/
 const TRAILING_WHITESPACE = /[ \t]+$/
 
+/** The buffer's options for a plain insertion (shared: `setTextInRange` only reads them). */
+const NO_SET_TEXT_OPTIONS = Object.freeze({})
+
 /** Whether `selection` may change the text; reports the attempt when it may not. */
 const writable = (selection: Selection, operation: string, options?: WriteOptions): boolean =>
   selection.context.mayEdit(operation, options)
@@ -104,42 +107,54 @@ export class Selection extends SelectionBase {
     const wasReversed = this.isReversed()
     this.clear(options)
 
-    const precedingText = context.buffer.getTextInRange(
-      new Range(new Point(oldRange.start.row, 0), oldRange.start),
-    )
-    const trailingLines = text.split('\n')
-    const firstLine = trailingLines.shift()!
-    if (options.indentBasis != null && !options.preserveTrailingLineIndentation) {
-      adjustIndent(
-        context,
-        trailingLines,
-        indentLevelOf(context, precedingText) - options.indentBasis,
-      )
-    }
-
-    let indentFirstLineTo: number | undefined
+    // Typing (no indentation to adjust) inserts the text as it is: the row's text before the
+    // selection is read only when pasted or auto-indented lines need it.
     const indentable = text === '\n' || text === '\r\n' || NON_WHITESPACE.test(text)
-    if (
-      options.autoIndent &&
-      indentable &&
-      !NON_WHITESPACE.test(precedingText) &&
-      trailingLines.length > 0
-    ) {
-      const line = precedingText + firstLine
-      indentFirstLineTo = suggestedLineIndent(context, oldRange.start.row, line)
-      if (indentFirstLineTo !== undefined) {
-        adjustIndent(context, trailingLines, indentFirstLineTo - indentLevelOf(context, line))
+    const adjusts =
+      (options.indentBasis != null && !options.preserveTrailingLineIndentation) ||
+      (Boolean(options.autoIndent) && indentable)
+    let inserted = text
+    let indentFirstLineTo: number | undefined
+    if (adjusts) {
+      const precedingText = context.buffer.getTextInRange(
+        new Range(new Point(oldRange.start.row, 0), oldRange.start),
+      )
+      const trailingLines = text.split('\n')
+      const firstLine = trailingLines.shift()!
+      if (options.indentBasis != null && !options.preserveTrailingLineIndentation) {
+        adjustIndent(
+          context,
+          trailingLines,
+          indentLevelOf(context, precedingText) - options.indentBasis,
+        )
       }
+      if (
+        options.autoIndent &&
+        indentable &&
+        !NON_WHITESPACE.test(precedingText) &&
+        trailingLines.length > 0
+      ) {
+        const line = precedingText + firstLine
+        indentFirstLineTo = suggestedLineIndent(context, oldRange.start.row, line)
+        if (indentFirstLineTo !== undefined) {
+          adjustIndent(context, trailingLines, indentFirstLineTo - indentLevelOf(context, line))
+        }
+      }
+      inserted = trailingLines.length > 0 ? `${firstLine}\n${trailingLines.join('\n')}` : firstLine
     }
 
-    const inserted =
-      trailingLines.length > 0 ? `${firstLine}\n${trailingLines.join('\n')}` : firstLine
-    const newRange = this.context.buffer.setTextInRange(oldRange, inserted, {
-      ...(options.undo === undefined ? {} : { undo: options.undo }),
-      ...(options.normalizeLineEndings === undefined
-        ? {}
-        : { normalizeLineEndings: options.normalizeLineEndings }),
-    })
+    const newRange = this.context.buffer.setTextInRange(
+      oldRange,
+      inserted,
+      options.undo === undefined && options.normalizeLineEndings === undefined
+        ? NO_SET_TEXT_OPTIONS
+        : {
+            ...(options.undo === undefined ? {} : { undo: options.undo }),
+            ...(options.normalizeLineEndings === undefined
+              ? {}
+              : { normalizeLineEndings: options.normalizeLineEndings }),
+          },
+    )
 
     if (options.select) this.setBufferRange(newRange, { reversed: wasReversed })
     else if (wasReversed) this.cursor.setBufferPosition(newRange.end)
