@@ -215,8 +215,9 @@ export class SelectionSet {
   }
 
   /**
-   * Gives the selections these ranges: the first selections take them, extra selections go,
-   * and new ones are added; then merges. `set` and `add` say how a range is applied.
+   * @internal Gives the selections these ranges: the first selections take them, extra
+   * selections go, and new ones are added; then merges. `set` and `add` say how a range is
+   * applied (the editor's `setSelectedBufferRanges` and `setSelectedScreenRanges`).
    */
   setRanges(
     ranges: readonly RangeLike[],
