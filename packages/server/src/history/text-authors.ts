@@ -1,0 +1,61 @@
+/**
+ * Who wrote each part of a text: the runs of one author over a range of a Y.Text as it reads
+ * now, from the ids of its characters and an `Attribution`.
+ *
+ * @module
+ */
+import type * as Y from 'yjs'
+import type { Attribution } from './attribution.js'
+import { forEachVisibleRun } from './yjs-items.js'
+
+/** A stretch of the current text written by one user at one time. */
+export interface AuthorRun {
+  /** Offset of its first character (UTF-16 units). */
+  readonly from: number
+  /** Offset after its last character. */
+  readonly to: number
+  /** Who inserted it; null for text the server has no record of (written before it kept any). */
+  readonly user: string | null
+  /** When (ms since the epoch, to the minute); null with `user`. */
+  readonly time: number | null
+}
+
+/**
+ * The authors of `text` from offset `from` to `to` (clipped to the text), as runs in text
+ * order; neighbouring runs of the same user and time are joined. Walks the text's items from
+ * its start: O(items before `to`).
+ *
+ * @example authorsOfText(doc.getText('text'), attribution, 0, 100) // => [{ from: 0, to: 42, user: 'ada', time }, …]
+ */
+export const authorsOfText = (
+  text: Y.Text,
+  attribution: Attribution,
+  from: number,
+  to: number,
+): AuthorRun[] => {
+  const runs: AuthorRun[] = []
+  if (!(to > from)) return runs
+  let offset = 0
+  const push = (start: number, end: number, user: string | null, time: number | null) => {
+    const last = runs[runs.length - 1]
+    if (last !== undefined && last.to === start && last.user === user && last.time === time) {
+      runs[runs.length - 1] = { from: last.from, to: end, user, time }
+    } else {
+      runs.push({ from: start, to: end, user, time })
+    }
+  }
+  forEachVisibleRun(text, (client, clock, length) => {
+    const start = offset
+    if (start >= to) return false
+    offset += length
+    if (offset <= from) return
+    const skip = Math.max(0, from - start)
+    const take = Math.min(length, to - start) - skip
+    attribution.forEachInserted(client, clock + skip, take, (at, size, author) => {
+      const begin = start + (at - clock)
+      push(begin, begin + size, author?.user ?? null, author?.time ?? null)
+    })
+    return
+  })
+  return runs
+}
