@@ -4,12 +4,15 @@
  * storage, as a peer without a persistence extension runs.
  */
 import * as Y from 'yjs'
+import type { Attribution } from '../src/history/attribution.js'
+import { type AuthoredUpdate, attributionOf } from '../src/storage/attribution-log.js'
 import {
   checkRoom,
   type DocumentStore,
   type LogSize,
   StorageError,
   type StoredDocument,
+  type UpdateAuthor,
 } from '../src/storage/document-store.js'
 
 /**
@@ -18,7 +21,11 @@ import {
  * @example const server = new TandemServer({ store: new MemoryStore() })
  */
 export class MemoryStore implements DocumentStore {
-  private readonly logs = new Map<string, { updates: Uint8Array[]; bytes: number }>()
+  private readonly logs = new Map<
+    string,
+    { updates: Uint8Array[]; authors: (UpdateAuthor | undefined)[]; bytes: number }
+  >()
+  private readonly attributions = new Map<string, Uint8Array>()
   private readonly sessions = new Map<string, string>()
   private readonly meta = new Map<string, string>()
   private closed = false
@@ -31,17 +38,18 @@ export class MemoryStore implements DocumentStore {
       : { updates: [...log.updates], size: sizeOf(log) }
   }
 
-  async append(room: string, update: Uint8Array): Promise<LogSize> {
+  async append(room: string, update: Uint8Array, author?: UpdateAuthor): Promise<LogSize> {
     this.check(room)
     if (!(update instanceof Uint8Array)) {
       throw new TypeError(`an update must be a Uint8Array, got ${typeof update}`)
     }
     let log = this.logs.get(room)
     if (log === undefined) {
-      log = { updates: [], bytes: 0 }
+      log = { updates: [], authors: [], bytes: 0 }
       this.logs.set(room, log)
     }
     log.updates.push(update)
+    log.authors.push(author)
     log.bytes += update.length
     return sizeOf(log)
   }
@@ -51,11 +59,28 @@ export class MemoryStore implements DocumentStore {
     const log = this.logs.get(room)
     if (log === undefined) return { updates: 0, bytes: 0 }
     if (log.updates.length > 1) {
+      this.attributions.set(room, this.attributionOf(room).encode())
       const merged = Y.mergeUpdates(log.updates)
       log.updates = [merged]
+      log.authors = [undefined]
       log.bytes = merged.length
     }
     return sizeOf(log)
+  }
+
+  async loadAttribution(room: string): Promise<Attribution> {
+    this.check(room)
+    return this.attributionOf(room)
+  }
+
+  private attributionOf(room: string): Attribution {
+    const log = this.logs.get(room)
+    const authored: AuthoredUpdate[] = (log?.updates ?? []).map((data, i) => ({
+      data,
+      user: log?.authors[i]?.user ?? null,
+      time: log?.authors[i]?.time ?? null,
+    }))
+    return attributionOf(room, this.attributions.get(room) ?? null, authored)
   }
 
   async saveSession(room: string, user: string, session: string): Promise<void> {

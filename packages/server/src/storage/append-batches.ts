@@ -9,12 +9,14 @@
  * without waiting for the previous one's commit keeps a slow disk from adding up across
  * batches, and the database flushes the commits that arrive together in one go.
  */
-import type { LogSize } from './document-store.js'
+import type { LogSize, UpdateAuthor } from './document-store.js'
 
 /** One append in a batch. */
 export interface BatchedAppend {
   readonly room: string
   readonly update: Uint8Array
+  /** Who sent it, when known. */
+  readonly author?: UpdateAuthor | undefined
 }
 
 /**
@@ -55,12 +57,12 @@ export class AppendBatches {
   }
 
   /**
-   * Adds `update` to the current turn's batch; resolves once its batch is committed, with the
+   * Adds `update` (sent by `author`, when known) to the current turn's batch; resolves once its batch is committed, with the
    * room's log size after it, or rejects with the batch's error.
    */
-  append(room: string, update: Uint8Array): Promise<LogSize> {
+  append(room: string, update: Uint8Array, author?: UpdateAuthor): Promise<LogSize> {
     return new Promise<LogSize>((resolve, reject) => {
-      this.#waiting.push({ room, update, resolve, reject })
+      this.#waiting.push({ room, update, author, resolve, reject })
       if (this.#scheduled) return
       this.#scheduled = true
       // After the turn: whatever else arrives in it joins this batch.

@@ -1,8 +1,18 @@
 /**
  * What the server keeps: per room, an append-only log of Yjs updates (merged now and then by
- * compaction), each user's last editing session, and small metadata. Implemented by
- * `SqliteStore` (embedded) and `PostgresStore` (shared by several server processes).
+ * compaction) with who sent each, the authors of everything compacted, each user's last
+ * editing session, and small metadata. Implemented by `SqliteStore` (embedded) and
+ * `PostgresStore` (shared by several server processes).
  */
+import type { Attribution } from '../history/attribution.js'
+
+/** Who sent an update, and when the server took it: kept beside the update, for attribution. */
+export interface UpdateAuthor {
+  /** The user id (a token's user, else the awareness user id, else "anonymous"). */
+  readonly user: string
+  /** When the server took it, in ms since the epoch. */
+  readonly time: number
+}
 
 /** The size of a room's update log, to decide when to compact it. */
 export interface LogSize {
@@ -28,14 +38,23 @@ export interface StoredDocument {
 export interface DocumentStore {
   /** The room's updates (none for a room never written). */
   load(room: string): Promise<StoredDocument>
-  /** Appends one update durably; resolves with the log's size after it. */
-  append(room: string, update: Uint8Array): Promise<LogSize>
+  /**
+   * Appends one update durably, with who sent it when given; resolves with the log's size
+   * after it.
+   */
+  append(room: string, update: Uint8Array, author?: UpdateAuthor): Promise<LogSize>
   /**
    * Replaces the updates stored so far by one merged update, atomically: a crash leaves either
-   * the old log or the merged one, and updates appended meanwhile are kept. Resolves with the
-   * log's size after it.
+   * the old log or the merged one, and updates appended meanwhile are kept. The authors of the
+   * merged updates are folded into the room's attribution in the same transaction. Resolves
+   * with the log's size after it.
    */
   compact(room: string): Promise<LogSize>
+  /**
+   * Who inserted and deleted each Yjs id stored for `room`: the attribution kept through
+   * compactions, with the log's authors added. Updates appended without an author have none.
+   */
+  loadAttribution(room: string): Promise<Attribution>
   /**
    * Keeps `session` (an opaque JSON string) as `user`'s last session in `room`. A store keeps
    * a bounded number of sessions per room (`DEFAULT_MAX_SESSIONS_PER_ROOM` unless opened with
@@ -76,6 +95,35 @@ export const checkMaxSessions = (max: number): number => {
     throw new RangeError(`maxSessionsPerRoom must be a positive integer or Infinity, got ${max}`)
   }
   return max
+}
+
+/** The longest user id kept as an update's author, in UTF-16 units. */
+export const MAX_AUTHOR_LENGTH = 1024
+
+/**
+ * Throws a `TypeError` unless `author` is absent or a usable author: a user id of 1 to
+ * `MAX_AUTHOR_LENGTH` units of well-formed text without control characters (PostgreSQL's
+ * text cannot hold NUL), and a time that is a non-negative safe integer.
+ *
+ * @example checkAuthor({ user: 'ada', time: Date.now() })
+ */
+export const checkAuthor = (author: UpdateAuthor | undefined): void => {
+  if (author === undefined) return
+  const { user, time } = author ?? {}
+  if (
+    typeof user !== 'string' ||
+    user === '' ||
+    user.length > MAX_AUTHOR_LENGTH ||
+    LONE_SURROGATE.test(user) ||
+    CONTROL.test(user)
+  ) {
+    throw new TypeError(
+      `an update's author must be well-formed text of 1 to ${MAX_AUTHOR_LENGTH} characters without control characters, got ${shown(user)}`,
+    )
+  }
+  if (!(Number.isSafeInteger(time) && time >= 0)) {
+    throw new TypeError(`an update's time must be ms since the epoch, got ${String(time)}`)
+  }
 }
 
 /** The longest room name accepted, in UTF-16 units. */

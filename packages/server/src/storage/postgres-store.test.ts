@@ -108,6 +108,33 @@ describe.skipIf(unavailable !== null)('PostgresStore on a real database', () => 
     expect(await stores[3]!.listRooms()).toEqual(['r'])
   })
 
+  it('adds the author columns and the attribution table to a schema made before them', async () => {
+    await admin.query(`DROP SCHEMA IF EXISTS "${SCHEMA}" CASCADE`)
+    await admin.query(`CREATE SCHEMA "${SCHEMA}"`)
+    for (const create of [
+      `CREATE TABLE "${SCHEMA}".updates (room text NOT NULL,
+         seq bigint GENERATED ALWAYS AS IDENTITY, data bytea NOT NULL, PRIMARY KEY (room, seq))`,
+      `CREATE TABLE "${SCHEMA}".rooms (room text PRIMARY KEY, updates bigint NOT NULL,
+         bytes bigint NOT NULL)`,
+      `CREATE TABLE "${SCHEMA}".sessions (room text NOT NULL, user_id text NOT NULL,
+         data text NOT NULL, updated_at timestamptz NOT NULL DEFAULT now(),
+         PRIMARY KEY (room, user_id))`,
+      `CREATE TABLE "${SCHEMA}".meta (room text NOT NULL, key text NOT NULL,
+         value text NOT NULL, PRIMARY KEY (room, key))`,
+    ]) {
+      await admin.query(create)
+    }
+    await admin.query(`INSERT INTO "${SCHEMA}".updates (room, data) VALUES ('r', $1)`, [
+      Buffer.from(typed('x')[0]!),
+    ])
+    const store = await openStore(false)
+    await store.append('r', typed('y')[0]!, { user: 'ada', time: 0 })
+    expect((await store.load('r')).updates).toHaveLength(2)
+    expect((await store.loadAttribution('r')).users()).toEqual(['ada'])
+    await store.compact('r')
+    expect((await store.loadAttribution('r')).users()).toEqual(['ada'])
+  })
+
   it('rejects calls once closed', async () => {
     const store = await openStore(true)
     await store.close()

@@ -2,8 +2,10 @@
  * `DocumentStore` in PostgreSQL, shared by every server process pointed at the same database.
  *
  * Tables, in the configured schema:
- * - `updates(room, seq, data)`: each room's log; `seq` comes from one identity sequence, so
- *   ordering by it gives append order.
+ * - `updates(room, seq, data, author, at)`: each room's log, with who sent each update and
+ *   when (null for merged rows); `seq` comes from one identity sequence, so ordering by it
+ *   gives append order.
+ * - `attributions(room, data)`: the authors of what compactions merged, encoded.
  * - `rooms(room, updates, bytes)`: the size of each room's log, kept in step with `updates` by
  *   the same statement or transaction that changes the log, so `append` answers in one round trip.
  * - `sessions(room, user_id, data, updated_at)`, at most a cap of rows per room (saving a new
@@ -22,8 +24,11 @@
  * are serialized across processes by a transaction-scoped advisory lock.
  */
 import { Client, DatabaseError, Pool, type PoolClient, type QueryResultRow } from 'pg'
+import type { Attribution } from '../history/attribution.js'
 import { AppendBatches, type BatchedAppend } from './append-batches.js'
+import { type AuthoredUpdate, attributionOf } from './attribution-log.js'
 import {
+  checkAuthor,
   checkMaxSessions,
   checkRoom,
   DEFAULT_MAX_SESSIONS_PER_ROOM,
@@ -31,8 +36,23 @@ import {
   type LogSize,
   StorageError,
   type StoredDocument,
+  type UpdateAuthor,
 } from './document-store.js'
 import { mergeLog } from './merge-log.js'
+
+/** A row of the log with who sent it (null for rows stored without, as a merged log). */
+interface AuthoredRow {
+  readonly data: Buffer
+  readonly author: string | null
+  readonly at: string | null
+}
+
+const authored = (rows: readonly AuthoredRow[]): AuthoredUpdate[] =>
+  rows.map((row) => ({
+    data: toBytes(row.data),
+    user: row.author,
+    time: row.at === null ? null : Number(row.at),
+  }))
 
 /** How to reach the database, for `PostgresStore.open`. */
 export interface PostgresStoreOptions {
@@ -85,14 +105,21 @@ const statements = (schema: string) => {
   return {
     createSchema: `CREATE SCHEMA IF NOT EXISTS ${s}`,
     schemaExists: 'SELECT 1 FROM pg_namespace WHERE nspname = $1',
+    // The tables, and the columns added to `updates` since it was first made.
     tablesFound: `
-      SELECT count(*) AS found FROM pg_tables
-      WHERE schemaname = $1 AND tablename IN ('updates', 'rooms', 'sessions', 'meta')`,
+      SELECT (SELECT count(*) FROM pg_tables
+              WHERE schemaname = $1
+                AND tablename IN ('updates', 'rooms', 'sessions', 'meta', 'attributions'))
+           + (SELECT count(*) FROM information_schema.columns
+              WHERE table_schema = $1 AND table_name = 'updates'
+                AND column_name IN ('author', 'at')) AS found`,
     createTables: [
       `CREATE TABLE IF NOT EXISTS ${s}.updates (
         room text NOT NULL,
         seq bigint GENERATED ALWAYS AS IDENTITY,
         data bytea NOT NULL,
+        author text,
+        at bigint,
         PRIMARY KEY (room, seq)
       )`,
       `CREATE TABLE IF NOT EXISTS ${s}.rooms (
@@ -113,18 +140,34 @@ const statements = (schema: string) => {
         value text NOT NULL,
         PRIMARY KEY (room, key)
       )`,
+      `CREATE TABLE IF NOT EXISTS ${s}.attributions (
+        room text PRIMARY KEY,
+        data bytea NOT NULL
+      )`,
+    ],
+    // For a schema made before updates kept their authors.
+    addColumns: [
+      `ALTER TABLE ${s}.updates ADD COLUMN IF NOT EXISTS author text`,
+      `ALTER TABLE ${s}.updates ADD COLUMN IF NOT EXISTS at bigint`,
     ],
     // Made with the tables; a schema made before it trims sessions without it, sorting the room's.
     createIndexes: [
       `CREATE INDEX IF NOT EXISTS sessions_by_age ON ${s}.sessions (room, updated_at)`,
     ],
     load: `SELECT data FROM ${s}.updates WHERE room = $1 ORDER BY seq`,
-    // $1, $2: each append's room and update, in order; $3, $4, $5: each room's count of
-    // appends and their bytes, rooms in the order their counter rows are taken.
+    loadAuthored: `SELECT data, author, at FROM ${s}.updates WHERE room = $1 ORDER BY seq`,
+    loadAttribution: `SELECT data FROM ${s}.attributions WHERE room = $1`,
+    saveAttribution: `
+      INSERT INTO ${s}.attributions (room, data) VALUES ($1, $2)
+      ON CONFLICT (room) DO UPDATE SET data = excluded.data`,
+    // $1, $2, $6, $7: each append's room, update, author and time, in order; $3, $4, $5: each
+    // room's count of appends and their bytes, rooms in the order their counter rows are taken.
     appendBatch: `
       WITH added AS (
-        INSERT INTO ${s}.updates (room, data)
-        SELECT room, data FROM unnest($1::text[], $2::bytea[]) WITH ORDINALITY AS a(room, data, n)
+        INSERT INTO ${s}.updates (room, data, author, at)
+        SELECT room, data, author, at
+        FROM unnest($1::text[], $2::bytea[], $6::text[], $7::bigint[])
+          WITH ORDINALITY AS a(room, data, author, at, n)
         ORDER BY n
       )
       INSERT INTO ${s}.rooms AS r (room, updates, bytes)
@@ -138,9 +181,9 @@ const statements = (schema: string) => {
     lockRoom: 'SELECT pg_advisory_xact_lock(hashtext($1), hashtext($2))',
     takeLog: `
       WITH taken AS (
-        DELETE FROM ${s}.updates WHERE room = $1 RETURNING seq, data
+        DELETE FROM ${s}.updates WHERE room = $1 RETURNING seq, data, author, at
       )
-      SELECT seq, data FROM taken ORDER BY seq`,
+      SELECT seq, data, author, at FROM taken ORDER BY seq`,
     putMerged: `
       INSERT INTO ${s}.updates (room, seq, data) OVERRIDING SYSTEM VALUE
       VALUES ($1, $2, $3)`,
@@ -266,6 +309,8 @@ const batchParameters = (batch: readonly BatchedAppend[]): unknown[] => {
     rooms,
     rooms.map((room) => perRoom.get(room)!.updates),
     rooms.map((room) => perRoom.get(room)!.bytes),
+    batch.map(({ author }) => author?.user ?? null),
+    batch.map(({ author }) => author?.time ?? null),
   ]
 }
 
@@ -295,13 +340,15 @@ const sizesAfterEach = (
  */
 const createTables = async (client: PoolClient, schema: string, sql: Statements) => {
   const tables = await client.query<{ found: string }>(sql.tablesFound, [schema])
-  if (Number(tables.rows[0]?.found) === sql.createTables.length) return
+  if (Number(tables.rows[0]?.found) === sql.createTables.length + sql.addColumns.length) return
   await client.query('BEGIN')
   try {
     await client.query('SELECT pg_advisory_xact_lock($1)', [SETUP_LOCK])
     const exists = await client.query(sql.schemaExists, [schema])
     if (exists.rowCount === 0) await client.query(sql.createSchema)
-    for (const create of [...sql.createTables, ...sql.createIndexes]) await client.query(create)
+    for (const create of [...sql.createTables, ...sql.addColumns, ...sql.createIndexes]) {
+      await client.query(create)
+    }
     await client.query('COMMIT')
   } catch (error) {
     await client.query('ROLLBACK').catch(() => {})
@@ -382,11 +429,25 @@ export class PostgresStore implements DocumentStore {
    * room: one statement and one commit for them all. Resolves once that commit is done, with
    * the log's size after this update; when the batch fails, every append in it rejects.
    */
-  async append(room: string, update: Uint8Array): Promise<LogSize> {
+  async append(room: string, update: Uint8Array, author?: UpdateAuthor): Promise<LogSize> {
     checkRoomName(room)
     if (!(update instanceof Uint8Array)) throw new TypeError('an update must be a Uint8Array')
+    checkAuthor(author)
     this.#checkOpen()
-    return this.#appends.append(room, update)
+    return this.#appends.append(room, update, author)
+  }
+
+  async loadAttribution(room: string): Promise<Attribution> {
+    checkRoomName(room)
+    // The log first: a compaction between the two reads then moves its authors into the base,
+    // read second, and an author counted twice is the same author.
+    const log = await this.#query<AuthoredRow>('load authors', this.#sql.loadAuthored, [room])
+    const [base] = await this.#query<{ data: Buffer }>(
+      'load an attribution',
+      this.#sql.loadAttribution,
+      [room],
+    )
+    return attributionOf(room, base === undefined ? null : toBytes(base.data), authored(log))
   }
 
   async compact(room: string): Promise<LogSize> {
@@ -486,7 +547,7 @@ export class PostgresStore implements DocumentStore {
     await client.query('BEGIN')
     try {
       await client.query(this.#sql.lockRoom, [`${this.#schema}.compact`, room])
-      const taken = await client.query<{ seq: string; data: Buffer }>(this.#sql.takeLog, [room])
+      const taken = await client.query<AuthoredRow & { seq: string }>(this.#sql.takeLog, [room])
       const last = taken.rows.at(-1)
       if (last === undefined) {
         const size = await client.query<{ updates: string; bytes: string }>(this.#sql.size, [room])
@@ -495,8 +556,15 @@ export class PostgresStore implements DocumentStore {
       }
       const updates = taken.rows.map((row) => toBytes(row.data))
       const merged = mergeLog(room, updates)
+      const base = await client.query<{ data: Buffer }>(this.#sql.loadAttribution, [room])
+      const attribution = attributionOf(
+        room,
+        base.rows[0] === undefined ? null : toBytes(base.rows[0].data),
+        authored(taken.rows),
+      )
       const bytes = updates.reduce((sum, update) => sum + update.length, 0)
       await client.query(this.#sql.putMerged, [room, last.seq, merged])
+      await client.query(this.#sql.saveAttribution, [room, attribution.encode()])
       const after = await client.query<{ updates: string; bytes: string }>(this.#sql.shrink, [
         room,
         updates.length,

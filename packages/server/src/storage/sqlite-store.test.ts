@@ -34,6 +34,19 @@ describe('SqliteStore', () => {
     expect(() => SqliteStore.open({ file: notADatabase })).toThrow(/text\.sqlite/)
   })
 
+  it('adds the author columns to a file made before the store kept authors', async () => {
+    const path = join(dir, 'old.sqlite')
+    const old = new Database(path)
+    old.exec(`CREATE TABLE updates (seq INTEGER PRIMARY KEY AUTOINCREMENT, room TEXT NOT NULL,
+      data BLOB NOT NULL); INSERT INTO updates (room, data) VALUES ('r', x'0000')`)
+    old.close()
+    const store = SqliteStore.open({ file: path })
+    await store.append('r', new Uint8Array([0, 0]), { user: 'ada', time: 0 })
+    expect((await store.load('r')).updates).toHaveLength(2)
+    expect((await store.loadAttribution('r')).users()).toEqual(['ada'])
+    await store.close()
+  })
+
   it('refuses to work once closed', async () => {
     const store = SqliteStore.open({ file: ':memory:' })
     await store.close()

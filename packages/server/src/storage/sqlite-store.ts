@@ -8,7 +8,10 @@
 import { mkdirSync } from 'node:fs'
 import { dirname } from 'node:path'
 import Database from 'better-sqlite3'
+import type { Attribution } from '../history/attribution.js'
+import { type AuthoredUpdate, attributionOf } from './attribution-log.js'
 import {
+  checkAuthor,
   checkMaxSessions,
   checkRoom,
   DEFAULT_MAX_SESSIONS_PER_ROOM,
@@ -16,6 +19,7 @@ import {
   type LogSize,
   StorageError,
   type StoredDocument,
+  type UpdateAuthor,
 } from './document-store.js'
 import { mergeLog } from './merge-log.js'
 
@@ -23,9 +27,15 @@ const SCHEMA = `
   CREATE TABLE IF NOT EXISTS updates (
     seq INTEGER PRIMARY KEY AUTOINCREMENT,
     room TEXT NOT NULL,
-    data BLOB NOT NULL
+    data BLOB NOT NULL,
+    author TEXT,
+    at INTEGER
   );
   CREATE INDEX IF NOT EXISTS updates_by_room ON updates (room, seq);
+  CREATE TABLE IF NOT EXISTS attributions (
+    room TEXT PRIMARY KEY,
+    data BLOB NOT NULL
+  );
   CREATE TABLE IF NOT EXISTS rooms (
     room TEXT PRIMARY KEY,
     updates INTEGER NOT NULL,
@@ -70,13 +80,21 @@ export class SqliteStore implements DocumentStore {
     readonly maxSessionsPerRoom: number,
   ) {
     this.statements = {
-      insert: db.prepare('INSERT INTO updates (room, data) VALUES (?, ?)'),
+      insert: db.prepare('INSERT INTO updates (room, data, author, at) VALUES (?, ?, ?, ?)'),
       grow: db.prepare(
         `INSERT INTO rooms (room, updates, bytes) VALUES (?, 1, ?)
          ON CONFLICT (room) DO UPDATE SET updates = updates + 1, bytes = bytes + excluded.bytes
          RETURNING updates, bytes`,
       ),
       load: db.prepare('SELECT seq, data FROM updates WHERE room = ? ORDER BY seq'),
+      loadAuthored: db.prepare(
+        'SELECT seq, data, author, at FROM updates WHERE room = ? ORDER BY seq',
+      ),
+      loadAttribution: db.prepare('SELECT data FROM attributions WHERE room = ?'),
+      saveAttribution: db.prepare(
+        `INSERT INTO attributions (room, data) VALUES (?, ?)
+         ON CONFLICT (room) DO UPDATE SET data = excluded.data`,
+      ),
       size: db.prepare('SELECT updates, bytes FROM rooms WHERE room = ?'),
       dropUpTo: db.prepare('DELETE FROM updates WHERE room = ? AND seq <= ?'),
       insertAt: db.prepare('INSERT INTO updates (seq, room, data) VALUES (?, ?, ?)'),
@@ -128,6 +146,7 @@ export class SqliteStore implements DocumentStore {
       db.pragma('synchronous = FULL')
       db.pragma('busy_timeout = 5000')
       db.exec(SCHEMA)
+      addAuthorColumns(db)
       return new SqliteStore(db, file, maxSessions)
     } catch (error) {
       throw new StorageError(`cannot open the SQLite store at ${file}: ${messageOf(error)}`, {
@@ -149,12 +168,13 @@ export class SqliteStore implements DocumentStore {
    * room) is committed in one transaction, so a burst of updates costs one sync to disk, not
    * one each. Resolves once that commit is on disk.
    */
-  async append(room: string, update: Uint8Array): Promise<LogSize> {
+  async append(room: string, update: Uint8Array, author?: UpdateAuthor): Promise<LogSize> {
     checkRoom(room)
     checkUpdate(update)
+    checkAuthor(author)
     if (!this.db.open) throw new StorageError(`the SQLite store at ${this.file} is closed`)
     return new Promise<LogSize>((resolve, reject) => {
-      this.uncommitted.push({ room, update, resolve, reject })
+      this.uncommitted.push({ room, update, author, resolve, reject })
       if (this.uncommitted.length === 1) setImmediate(() => this.commit())
     })
   }
@@ -165,18 +185,26 @@ export class SqliteStore implements DocumentStore {
     // either the old rows or the merged one.
     return this.run(
       this.db.transaction(() => {
-        const rows = this.statements.load.all(room) as { seq: number; data: Buffer }[]
+        const rows = this.statements.loadAuthored.all(room) as AuthoredRow[]
         if (rows.length <= 1) return this.sizeOf(room)
-        const merged = mergeLog(
-          room,
-          rows.map((row) => toBytes(row.data)),
-        )
+        const updates = rows.map((row) => toBytes(row.data))
+        const merged = mergeLog(room, updates)
+        const attribution = attributionOf(room, this.baseAttribution(room), authored(rows))
         const last = rows[rows.length - 1]!.seq
         this.statements.dropUpTo.run(room, last)
         this.statements.insertAt.run(last, room, merged)
+        this.statements.saveAttribution.run(room, attribution.encode())
         return this.statements.resize.get({ room }) as LogSize
       }),
     )
+  }
+
+  async loadAttribution(room: string): Promise<Attribution> {
+    checkRoom(room)
+    return this.run(() => {
+      const rows = this.statements.loadAuthored.all(room) as AuthoredRow[]
+      return attributionOf(room, this.baseAttribution(room), authored(rows))
+    })
   }
 
   /**
@@ -242,8 +270,8 @@ export class SqliteStore implements DocumentStore {
     try {
       sizes = this.run(
         this.db.transaction(() =>
-          appends.map(({ room, update }) => {
-            this.statements.insert.run(room, update)
+          appends.map(({ room, update, author }) => {
+            this.statements.insert.run(room, update, author?.user ?? null, author?.time ?? null)
             return this.statements.grow.get(room, update.length) as LogSize
           }),
         ),
@@ -255,6 +283,12 @@ export class SqliteStore implements DocumentStore {
     appends.forEach(({ resolve }, i) => {
       resolve(sizes[i]!)
     })
+  }
+
+  /** The attribution earlier compactions folded in, encoded; null before the first. */
+  private baseAttribution(room: string): Uint8Array | null {
+    const row = this.statements.loadAttribution.get(room) as { data: Buffer } | undefined
+    return row === undefined ? null : toBytes(row.data)
   }
 
   private sizeOf(room: string): LogSize {
@@ -278,6 +312,7 @@ export class SqliteStore implements DocumentStore {
 interface PendingAppend {
   readonly room: string
   readonly update: Uint8Array
+  readonly author: UpdateAuthor | undefined
   resolve(size: LogSize): void
   reject(error: unknown): void
 }
@@ -286,6 +321,26 @@ const checkUpdate = (update: Uint8Array): void => {
   if (!(update instanceof Uint8Array)) {
     throw new TypeError(`an update must be a Uint8Array, got ${typeof update}`)
   }
+}
+
+/** A row of the log with who sent it (null for rows stored without, as a merged log). */
+interface AuthoredRow {
+  readonly seq: number
+  readonly data: Buffer
+  readonly author: string | null
+  readonly at: number | null
+}
+
+const authored = (rows: readonly AuthoredRow[]): AuthoredUpdate[] =>
+  rows.map((row) => ({ data: toBytes(row.data), user: row.author, time: row.at }))
+
+/** Adds the author columns to an `updates` table made before the store kept authors. */
+const addAuthorColumns = (db: Database.Database): void => {
+  const columns = new Set(
+    (db.prepare('PRAGMA table_info(updates)').all() as { name: string }[]).map((c) => c.name),
+  )
+  if (!columns.has('author')) db.exec('ALTER TABLE updates ADD COLUMN author TEXT')
+  if (!columns.has('at')) db.exec('ALTER TABLE updates ADD COLUMN at INTEGER')
 }
 
 /** The bytes of a BLOB, as a plain Uint8Array (better-sqlite3 gives Buffers). */

@@ -3,7 +3,13 @@
  * the store having it, made as long as a test needs, to check that nothing reaches a client
  * in that moment.
  */
-import type { DocumentStore, LogSize, StoredDocument } from '../storage/document-store.js'
+import type { Attribution } from '../history/attribution.js'
+import type {
+  DocumentStore,
+  LogSize,
+  StoredDocument,
+  UpdateAuthor,
+} from '../storage/document-store.js'
 
 interface Parked {
   readonly room: string
@@ -71,7 +77,7 @@ export class HeldStore implements DocumentStore {
     })
   }
 
-  async append(room: string, update: Uint8Array): Promise<LogSize> {
+  async append(room: string, update: Uint8Array, author?: UpdateAuthor): Promise<LogSize> {
     if (this.holding) {
       await new Promise<void>((go) => {
         this.parked.push({ room, update, go })
@@ -79,7 +85,11 @@ export class HeldStore implements DocumentStore {
         this.changed()
       })
     }
-    return this.inner.append(room, update)
+    return this.inner.append(room, update, author)
+  }
+
+  loadAttribution(room: string): Promise<Attribution> {
+    return this.inner.loadAttribution(room)
   }
 
   load(room: string): Promise<StoredDocument> {

@@ -4,6 +4,8 @@
  */
 import { afterEach, describe, expect, it } from 'vitest'
 import * as Y from 'yjs'
+import type { Attribution } from '../history/attribution.js'
+import { authorsOfText } from '../history/text-authors.js'
 import type { DocumentStore } from '../storage/document-store.js'
 
 /**
@@ -155,6 +157,61 @@ export const describeDocumentStore = (name: string, open: OpenStore): void => {
       expect(loaded.updates).toHaveLength(1)
       expect(textOf(loaded.updates)).toBe(docs[0]!.getText('text').toString())
       expect(textOf(loaded.updates)).toBe(textOf(log))
+    })
+
+    it('keeps who sent each update, through compaction and a reopen', async () => {
+      let store = await openStore(true)
+      const ada = writer()
+      const bob = writer()
+      const doc = new Y.Doc()
+      const time = Date.UTC(2026, 10, 27, 10, 30)
+      const append = async (updates: Uint8Array[], user: string) => {
+        for (const update of updates) {
+          Y.applyUpdate(doc, update)
+          await store.append('notes', update, { user, time })
+        }
+      }
+      await append(ada.type(0, 'aaaa'), 'ada')
+      await append(bob.type(0, 'BBB'), 'bob')
+      // An update stored without an author (as from an older server) has none.
+      const anonymous = writer().type(0, 'z')
+      for (const update of anonymous) {
+        Y.applyUpdate(doc, update)
+        await store.append('notes', update)
+      }
+      const text = doc.getText('text')
+      const authorsIn = (attribution: Attribution) =>
+        authorsOfText(text, attribution, 0, text.length).map(
+          ({ from, to, user }) => `${text.toString().slice(from, to)}:${user}`,
+        )
+      const expected = authorsIn(await store.loadAttribution('notes'))
+      expect(expected.sort()).toEqual(['BBB:bob', 'aaaa:ada', 'z:null'])
+      await store.compact('notes')
+      expect(authorsIn(await store.loadAttribution('notes')).sort()).toEqual(expected)
+      // After the compaction, new appends are attributed beside the compacted ones.
+      await append(ada.type(4, 'cc'), 'ada')
+      store = await openStore(false)
+      const after = authorsIn(await store.loadAttribution('notes')).join(' ')
+      expect(after).toContain('aaaacc:ada')
+      expect(after).toContain('BBB:bob')
+      expect((await store.loadAttribution('other')).runCount).toBe(0)
+    })
+
+    it('refuses an unusable author with a TypeError and stores nothing', async () => {
+      const store = await openStore(true)
+      const update = writer().type(0, 'x')[0]!
+      for (const author of [
+        { user: '', time: 0 },
+        { user: 'nul\0', time: 0 },
+        { user: 'x'.repeat(2000), time: 0 },
+        { user: 'ada', time: -1 },
+        { user: 'ada', time: 1.5 },
+      ]) {
+        await expect(store.append('r', update, author), JSON.stringify(author)).rejects.toThrow(
+          TypeError,
+        )
+      }
+      expect((await store.load('r')).updates).toEqual([])
     })
 
     it('keeps one session per user and room, and metadata', async () => {
