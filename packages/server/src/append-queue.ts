@@ -10,7 +10,12 @@
  * once it and every batch before it are stored.
  */
 import * as Y from 'yjs'
-import { type DocumentStore, type LogSize, StorageError } from './storage/document-store.js'
+import {
+  type DocumentStore,
+  type LogSize,
+  StorageError,
+  type UpdateAuthor,
+} from './storage/document-store.js'
 
 /** An update the store holds, with who sent it. */
 export interface StoredUpdate {
@@ -18,6 +23,8 @@ export interface StoredUpdate {
   readonly update: Uint8Array
   /** The sender, as given to `push`. */
   readonly origin: unknown
+  /** Who the store was told sent it (see `AppendQueueHandlers.authorOf`). */
+  readonly author?: UpdateAuthor | undefined
 }
 
 /** What an `AppendQueue` tells its room. */
@@ -33,6 +40,8 @@ export interface AppendQueueHandlers {
   measured?(bytes: number, milliseconds: number): void
   /** `stored` or `measured` threw: reported here, and the queue goes on. */
   handlerFailed(error: unknown): void
+  /** Who sent the updates of `origin`, for the store to keep beside them. */
+  authorOf?(origin: unknown): UpdateAuthor | undefined
 }
 
 interface Queued {
@@ -122,9 +131,14 @@ export class AppendQueue {
     if (!evenIfBusy && this.inFlight >= MAX_BATCHES_IN_FLIGHT) return
     const batch = this.queued
     this.queued = []
-    const merged = mergeBySender(batch)
+    const merged = mergeBySender(batch).map((stored) => ({
+      ...stored,
+      author: this.handlers.authorOf?.(stored.origin),
+    }))
     this.inFlight++
-    const appended = Promise.all(merged.map(({ update }) => this.store.append(this.room, update)))
+    const appended = Promise.all(
+      merged.map(({ update, author }) => this.store.append(this.room, update, author)),
+    )
     // Its outcome is taken below, in turn; until then a failure must not count as unhandled.
     appended.catch(() => {})
     this.handedOn = this.handedOn

@@ -1,8 +1,8 @@
 /**
  * @tandem/server: a server for any y-websocket client. Each room is one Yjs document, kept in
  * SQLite or PostgreSQL. Signed tokens grant read or write roles, each user's last selections
- * are kept for their return, rooms scale out over Redis, limits bound what one connection may
- * cost, and metrics count what happened.
+ * are kept for their return, every update is attributed to who sent it, rooms scale out over
+ * Redis, limits bound what one connection may cost, and metrics count what happened.
  *
  * @module @tandem/server
  */
@@ -26,6 +26,15 @@ export {
   type VerifyOptions,
   verifyToken,
 } from './auth/tokens.js'
+export {
+  ATTRIBUTION_RESOLUTION_MS,
+  Attribution,
+  type Authorship,
+} from './history/attribution.js'
+export { ANONYMOUS_AUTHOR } from './history/room-attribution.js'
+export { type AuthorRun, authorsOfText } from './history/text-authors.js'
+export { type IdRange, type IdRanges, idsOfUpdate, type UpdateIds } from './history/update-ids.js'
+export { API_PREFIX, ApiError, MAX_API_BODY_BYTES } from './http-api.js'
 export type { Counter, Histogram, Labels, Metric } from './metrics.js'
 export { RATE_LIMIT_REASON, type RateLimitKind, type RateLimits } from './rate-limit.js'
 export {
@@ -51,13 +60,16 @@ export { type AwarenessRefusalCause, type RefusalCause, ServerMetrics } from './
 export { type SendBounds, UNREAD_REASON } from './socket-peer.js'
 export { StaticSite } from './static-site.js'
 export {
+  checkAuthor,
   checkRoom,
   DEFAULT_MAX_SESSIONS_PER_ROOM,
   type DocumentStore,
   type LogSize,
+  MAX_AUTHOR_LENGTH,
   MAX_ROOM_LENGTH,
   StorageError,
   type StoredDocument,
+  type UpdateAuthor,
 } from './storage/document-store.js'
 export { PostgresStore, type PostgresStoreOptions } from './storage/postgres-store.js'
 export { SqliteStore } from './storage/sqlite-store.js'

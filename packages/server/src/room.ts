@@ -27,6 +27,8 @@ import * as decoding from 'lib0/decoding'
 import * as syncProtocol from 'y-protocols/sync'
 import * as Y from 'yjs'
 import { AppendQueue, type StoredUpdate } from './append-queue.js'
+import { ANONYMOUS_AUTHOR, RoomAttribution } from './history/room-attribution.js'
+import { type AuthorRun, authorsOfText } from './history/text-authors.js'
 import type { Peer } from './peer.js'
 import {
   awarenessUpdateMessage,
@@ -43,7 +45,13 @@ import {
 } from './room-awareness.js'
 import { type Relay, RelayKind, type RelayListener, type RelaySubscription } from './scale/relay.js'
 import { RoomSessions } from './sessions.js'
-import type { DocumentStore, LogSize, StoredDocument } from './storage/document-store.js'
+import {
+  checkAuthor,
+  type DocumentStore,
+  type LogSize,
+  type StoredDocument,
+  type UpdateAuthor,
+} from './storage/document-store.js'
 import { holdsUpdate, pendingBytes } from './yjs-store.js'
 
 export type { Peer, ReplyKind, Role } from './peer.js'
@@ -149,6 +157,10 @@ export class Room {
   private readonly sessions: RoomSessions
   private compacting = false
   private closed = false
+  /** Who wrote what, loaded when first asked and followed as updates are stored. */
+  readonly attribution: RoomAttribution
+  /** The user id each unauthenticated connection's awareness last claimed. */
+  private readonly claimedUsers = new WeakMap<Peer, string>()
   /** Listening to the room's relay channel; null without a relay and once closed. */
   private subscription: RelaySubscription | null = null
   /** What the relay said while the room loaded, to handle once it has; null afterwards. */
@@ -169,6 +181,7 @@ export class Room {
     private readonly options: RoomOptions,
   ) {
     const events = options.events ?? {}
+    this.attribution = new RoomAttribution(name, store)
     this.sessions = new RoomSessions(name, store, {
       sessionStorageFailed: (room, error) => events.sessionStorageFailed?.(room, error),
       sessionWritesDropped: (room, by, first) =>
@@ -182,6 +195,8 @@ export class Room {
         failed: (error) => this.failStorage(error),
         measured: (bytes, milliseconds) => events.stored?.(name, bytes, milliseconds),
         handlerFailed: (error) => events.listenerFailed?.(name, error),
+        authorOf: (origin) =>
+          this.peers.has(origin as Peer) ? this.authorOf(origin as Peer) : undefined,
       },
       options.maxUnstoredBytes,
     )
@@ -348,6 +363,32 @@ export class Room {
     return awarenessUpdateMessage(this.presence.encodeAll())
   }
 
+  /**
+   * Who the store is told sent `peer`'s updates: its token's user, else the user id its
+   * awareness claims, else `ANONYMOUS_AUTHOR`; a claim the store could not keep counts as none.
+   */
+  private authorOf(peer: Peer): UpdateAuthor {
+    const time = Date.now()
+    const user = peer.user ?? this.claimedUsers.get(peer) ?? ANONYMOUS_AUTHOR
+    try {
+      checkAuthor({ user, time })
+      return { user, time }
+    } catch {
+      return { user: ANONYMOUS_AUTHOR, time }
+    }
+  }
+
+  /**
+   * Who inserted the text from offset `from` to `to` of the room's text named `textName`
+   * (default "text") as it reads now: runs of (user, time), in text order.
+   *
+   * @example await room.authorsOf(0, 100) // => [{ from: 0, to: 42, user: 'ada', time }, …]
+   */
+  async authorsOf(from: number, to: number, textName = 'text'): Promise<AuthorRun[]> {
+    const attribution = await this.attribution.current()
+    return authorsOfText(this.doc.getText(textName), attribution, from, to)
+  }
+
   /** Sends `peer` its user's last session (an empty one when it has no user or none is kept). */
   private answerSession(peer: Peer, claimed: string): void {
     const user = peer.user ?? usableUserId(claimed)
@@ -374,6 +415,7 @@ export class Room {
   private recordSessions(peer: Peer, shown: readonly ShownState[]): void {
     for (const { state } of shown) {
       const claimed = readUserId(state)
+      if (peer.user === undefined && claimed !== null) this.claimedUsers.set(peer, claimed)
       if (peer.user !== undefined && claimed !== null && claimed !== peer.user) continue
       const user = peer.user ?? claimed
       const session = user === null ? null : sessionFromState(state)
@@ -383,12 +425,13 @@ export class Room {
 
   /** The store holds `batch`: into the document with it, which relays it (see `relay`). */
   private applyStored(batch: readonly StoredUpdate[], size: LogSize): void {
-    for (const { update, origin } of batch) {
+    for (const { update, origin, author } of batch) {
       try {
         Y.applyUpdate(this.doc, update, origin)
       } catch (error) {
         this.options.events?.applyFailed?.(this.name, error)
       }
+      this.attribution.stored(update, author)
     }
     if (!this.closed) this.scheduleCompaction(size)
   }
@@ -398,6 +441,7 @@ export class Room {
    * Yjs cannot apply is reported and skipped, and the room still loads.
    */
   private applyLog(updates: readonly Uint8Array[], origin: symbol): void {
+    if (origin === FROM_RELAY) this.attribution.invalidate()
     Y.transact(
       this.doc,
       () => {
@@ -446,6 +490,7 @@ export class Room {
     try {
       switch (kind) {
         case RelayKind.update: {
+          this.attribution.invalidate()
           const pending = pendingBytes(this.doc)
           Y.applyUpdate(this.doc, data, FROM_RELAY)
           // Another instance's updates arrive in order; one that builds on something this

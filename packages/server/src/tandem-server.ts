@@ -18,6 +18,9 @@ import * as decoding from 'lib0/decoding'
 import { type WebSocket, WebSocketServer } from 'ws'
 import { ConnectionAccess, checkAccess } from './connection-access.js'
 import { ConnectionLimits, clientAddress, type LimitRefusal } from './connection-limits.js'
+import { historyRoutes } from './history/history-api.js'
+import type { AuthorRun } from './history/text-authors.js'
+import { HttpApi } from './http-api.js'
 import { METRICS_CONTENT_TYPE } from './metrics.js'
 import {
   checkDuration,
@@ -204,6 +207,8 @@ export class TandemServer {
   private readonly connections = new Set<SocketPeer>()
   /** What `/metrics` serves. */
   readonly metrics: ServerMetrics
+  /** The HTTP API under `/api/rooms/`. */
+  private readonly api: HttpApi
   private closing = false
 
   constructor(private readonly options: TandemServerOptions) {
@@ -289,6 +294,12 @@ export class TandemServer {
         relayFailed: (room, error) => this.logger.warn({ room, err: error }, 'relay failed'),
       },
     })
+    this.api = new HttpApi(
+      historyRoutes(this),
+      (request, room) =>
+        this.authorizeRoom(request, room, clientAddress(request, this.options.trustProxy ?? false)),
+      (error) => this.logger.error({ err: error }, 'an API request failed'),
+    )
     this.sockets = new WebSocketServer({ noServer: true, maxPayload: maxMessageBytes })
     // Failures here are bugs, not one client's doing: log them, and keep the process up.
     this.http = createServer(headerTimeouts(headersTimeoutMs), (request, response) => {
@@ -318,6 +329,27 @@ export class TandemServer {
     this.http.listen(port, host)
     await once(this.http, 'listening')
     return (this.http.address() as AddressInfo).port
+  }
+
+  /**
+   * Who inserted the text of `room` from offset `from` to `to` (UTF-16 units, clipped to the
+   * text) as it reads now: runs of the same user and minute, in text order, from what the
+   * store recorded of every update it took (see docs/history.md). Loads the room if it is
+   * not in memory.
+   *
+   * @example await server.authorsOf('notes', 0, 100) // => [{ from: 0, to: 42, user: 'ada', time }, …]
+   */
+  async authorsOf(room: string, from = 0, to = Number.MAX_SAFE_INTEGER): Promise<AuthorRun[]> {
+    checkRoom(room)
+    if (!(Number.isSafeInteger(from) && from >= 0 && Number.isSafeInteger(to) && to >= from)) {
+      throw new RangeError(`authorsOf needs 0 <= from <= to, whole numbers; got ${from} and ${to}`)
+    }
+    const opened = await this.rooms.open(room)
+    try {
+      return await opened.authorsOf(from, to)
+    } finally {
+      this.rooms.release(opened)
+    }
   }
 
   /** The rooms in memory. */
@@ -383,6 +415,7 @@ export class TandemServer {
   private async answerRequest(request: IncomingMessage, response: ServerResponse): Promise<void> {
     const path = pathOf(request)
     if (path === '/healthz') return void response.writeHead(200).end('ok')
+    if (this.api.handles(path)) return this.api.answer(request, response)
     if (path === '/metrics') {
       return void response
         .writeHead(200, { 'content-type': METRICS_CONTENT_TYPE })
@@ -471,7 +504,18 @@ export class TandemServer {
     const prefix = this.options.site ? ROOM_PATH : '/'
     const named = roomOf(request, prefix)
     if ('reason' in named) return { refusal: new Refusal(400, named.reason) }
-    const { room } = named
+    return this.authorizeRoom(request, named.room, address)
+  }
+
+  /** What a request may do in `room`, or why nothing (an address at its limit is refused first). */
+  private async authorizeRoom(
+    request: IncomingMessage,
+    room: string,
+    address: string,
+  ): Promise<
+    | { room: string; authorization: Authorization }
+    | { refusal: AuthRefusal | Refusal | LimitRefusal }
+  > {
     const tooMany = this.limits.checkAddress(address)
     if (tooMany) return { refusal: tooMany }
     try {

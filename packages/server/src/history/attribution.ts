@@ -24,7 +24,11 @@ export interface Authorship {
   readonly time: number
 }
 
-/** The format of `Attribution.encode`, so a later one can be told apart. */
+/**
+ * The format of `Attribution.encode`, so a later one can be told apart: the users (each name
+ * once), the authors (a user's index and a minute, as the difference from the author before),
+ * then the runs of insertions and of deletions per client.
+ */
 const FORMAT = 1
 
 /**
@@ -121,10 +125,17 @@ export class Attribution {
   encode(): Uint8Array {
     const encoder = encoding.createEncoder()
     encoding.writeVarUint(encoder, FORMAT)
+    const users = new Map<string, number>()
+    for (const { user } of this.authors) if (!users.has(user)) users.set(user, users.size)
+    encoding.writeVarUint(encoder, users.size)
+    for (const user of users.keys()) encoding.writeVarString(encoder, user)
     encoding.writeVarUint(encoder, this.authors.length)
+    let previousMinute = 0
     for (const { user, time } of this.authors) {
-      encoding.writeVarString(encoder, user)
-      encoding.writeVarUint(encoder, Math.floor(time / ATTRIBUTION_RESOLUTION_MS))
+      const minute = Math.floor(time / ATTRIBUTION_RESOLUTION_MS)
+      encoding.writeVarUint(encoder, users.get(user)!)
+      encoding.writeVarInt(encoder, minute - previousMinute)
+      previousMinute = minute
     }
     for (const kind of [this.inserted, this.deleted]) {
       encoding.writeVarUint(encoder, kind.size)
@@ -154,12 +165,17 @@ export class Attribution {
       const decoder = decoding.createDecoder(bytes)
       const format = decoding.readVarUint(decoder)
       if (format !== FORMAT) throw new TypeError(`unknown attribution format ${format}`)
+      const userCount = decoding.readVarUint(decoder)
+      const users: string[] = []
+      for (let i = 0; i < userCount; i++) users.push(decoding.readVarString(decoder))
       const authorCount = decoding.readVarUint(decoder)
       const authors: number[] = []
+      let minute = 0
       for (let i = 0; i < authorCount; i++) {
-        const user = decoding.readVarString(decoder)
-        const time = decoding.readVarUint(decoder) * ATTRIBUTION_RESOLUTION_MS
-        authors.push(attribution.authorOf(user, time))
+        const user = users[decoding.readVarUint(decoder)]
+        minute += decoding.readVarInt(decoder)
+        if (user === undefined || minute < 0) throw new TypeError('an author without user')
+        authors.push(attribution.authorOf(user, minute * ATTRIBUTION_RESOLUTION_MS))
       }
       for (const kind of [attribution.inserted, attribution.deleted]) {
         const clients = decoding.readVarUint(decoder)
