@@ -10,3 +10,5 @@ describeGuideSamples('docs/server.md', {
       redis: needs.includes('redis'),
     }),
 })
+
+describeGuideSamples('docs/history.md')
