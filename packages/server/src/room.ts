@@ -157,7 +157,11 @@ export class Room {
   private readonly sessions: RoomSessions
   private compacting = false
   private closed = false
-  /** Who wrote what, loaded when first asked and followed as updates are stored. */
+  /**
+   * Who wrote what, loaded when first asked and followed as updates are stored.
+   *
+   * @internal
+   */
   readonly attribution: RoomAttribution
   /** The user id each unauthenticated connection's awareness last claimed. */
   private readonly claimedUsers = new WeakMap<Peer, string>()
