@@ -8,11 +8,15 @@ import type { Attribution } from '../src/history/attribution.js'
 import { type AuthoredUpdate, attributionOf } from '../src/storage/attribution-log.js'
 import {
   checkRoom,
+  checkVersion,
   type DocumentStore,
   type LogSize,
+  type NewVersion,
   StorageError,
   type StoredDocument,
+  type StoredVersion,
   type UpdateAuthor,
+  type VersionInfo,
 } from '../src/storage/document-store.js'
 
 /**
@@ -26,6 +30,8 @@ export class MemoryStore implements DocumentStore {
     { updates: Uint8Array[]; authors: (UpdateAuthor | undefined)[]; bytes: number }
   >()
   private readonly attributions = new Map<string, Uint8Array>()
+  private readonly versions = new Map<string, StoredVersion[]>()
+  private lastVersionId = 0
   private readonly sessions = new Map<string, string>()
   private readonly meta = new Map<string, string>()
   private closed = false
@@ -66,6 +72,39 @@ export class MemoryStore implements DocumentStore {
       log.bytes = merged.length
     }
     return sizeOf(log)
+  }
+
+  async saveVersion(room: string, version: NewVersion): Promise<VersionInfo> {
+    this.check(room)
+    checkVersion(version)
+    const stored: StoredVersion = {
+      ...version,
+      authors: [...version.authors],
+      id: String(++this.lastVersionId),
+      bytes: version.state.length,
+    }
+    this.versions.set(room, [...(this.versions.get(room) ?? []), stored])
+    const { state: _, ...info } = stored
+    return info
+  }
+
+  async listVersions(room: string): Promise<VersionInfo[]> {
+    this.check(room)
+    return (this.versions.get(room) ?? []).map(({ state: _, ...info }) => info)
+  }
+
+  async loadVersion(room: string, id: string): Promise<StoredVersion | null> {
+    this.check(room)
+    return (this.versions.get(room) ?? []).find((version) => version.id === id) ?? null
+  }
+
+  async deleteVersions(room: string, ids: readonly string[]): Promise<void> {
+    this.check(room)
+    const gone = new Set(ids)
+    this.versions.set(
+      room,
+      (this.versions.get(room) ?? []).filter((version) => !gone.has(version.id)),
+    )
   }
 
   async loadAttribution(room: string): Promise<Attribution> {

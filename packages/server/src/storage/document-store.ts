@@ -22,6 +22,44 @@ export interface LogSize {
   readonly bytes: number
 }
 
+/** What kind of version: made by the server after a pause or a stretch of activity, or saved by a user. */
+export type VersionKind = 'auto' | 'named'
+
+/** A version of a room's document, as listed (without its content). */
+export interface VersionInfo {
+  /** The store's id for it, unique in the store. */
+  readonly id: string
+  /** `auto` (made by the server) or `named` (saved by a user). */
+  readonly kind: VersionKind
+  /** Its name: the one a user gave, null for an automatic version. */
+  readonly name: string | null
+  /** When it was made, in ms since the epoch. */
+  readonly time: number
+  /** The users whose changes it holds since the version before it (or since the start). */
+  readonly authors: readonly string[]
+  /** Its text's length, in UTF-16 units. */
+  readonly length: number
+  /** The bytes of its stored state. */
+  readonly bytes: number
+}
+
+/** A version to store: its description and its state (`Y.encodeStateAsUpdate` of the document then). */
+export interface NewVersion {
+  readonly kind: VersionKind
+  readonly name: string | null
+  readonly time: number
+  readonly authors: readonly string[]
+  readonly length: number
+  /** The whole document as it was, as one Yjs update. */
+  readonly state: Uint8Array
+}
+
+/** A stored version with its state. */
+export interface StoredVersion extends VersionInfo {
+  /** The whole document as it was, as one Yjs update. */
+  readonly state: Uint8Array
+}
+
 /** A room's stored state: its updates in the order they were appended. */
 export interface StoredDocument {
   /** Apply them all (in any order: Yjs updates commute) to rebuild the document. */
@@ -63,6 +101,14 @@ export interface DocumentStore {
   saveSession(room: string, user: string, session: string): Promise<void>
   /** `user`'s last session in `room`, or null. */
   loadSession(room: string, user: string): Promise<string | null>
+  /** Keeps a version of `room`; resolves with how it is listed. */
+  saveVersion(room: string, version: NewVersion): Promise<VersionInfo>
+  /** The versions of `room`, oldest first, without their states. */
+  listVersions(room: string): Promise<VersionInfo[]>
+  /** One version of `room` with its state, or null when the store has no such version. */
+  loadVersion(room: string, id: string): Promise<StoredVersion | null>
+  /** Deletes versions of `room` by id (ids it does not have are ignored). */
+  deleteVersions(room: string, ids: readonly string[]): Promise<void>
   /** Sets a metadata value of `room` (e.g. a title); null deletes it. */
   setMeta(room: string, key: string, value: string | null): Promise<void>
   /** A metadata value of `room`, or null. */
@@ -124,6 +170,47 @@ export const checkAuthor = (author: UpdateAuthor | undefined): void => {
   if (!(Number.isSafeInteger(time) && time >= 0)) {
     throw new TypeError(`an update's time must be ms since the epoch, got ${String(time)}`)
   }
+}
+
+/** The longest version name accepted, in UTF-16 units. */
+export const MAX_VERSION_NAME_LENGTH = 200
+
+/**
+ * Throws a `TypeError` naming the problem unless `version` can be stored: a known kind, a name
+ * (only for a named version) of 1 to `MAX_VERSION_NAME_LENGTH` units of well-formed text without
+ * control characters, a time, usable authors, a length and a state.
+ *
+ * @example checkVersion({ kind: 'named', name: 'Draft 1', time: Date.now(), authors: ['ada'], length: 42, state })
+ */
+export const checkVersion = (version: NewVersion): void => {
+  const { kind, name, time, authors, length, state } = version ?? ({} as NewVersion)
+  if (kind !== 'auto' && kind !== 'named') {
+    throw new TypeError(`a version's kind must be "auto" or "named", got ${shown(kind)}`)
+  }
+  if (kind === 'named') {
+    if (
+      typeof name !== 'string' ||
+      name.trim() === '' ||
+      name.length > MAX_VERSION_NAME_LENGTH ||
+      LONE_SURROGATE.test(name) ||
+      CONTROL.test(name)
+    ) {
+      throw new TypeError(
+        `a version's name must be well-formed text of 1 to ${MAX_VERSION_NAME_LENGTH} characters without control characters, got ${shown(name)}`,
+      )
+    }
+  } else if (name !== null) {
+    throw new TypeError('an automatic version has no name')
+  }
+  if (!(Number.isSafeInteger(time) && time >= 0)) {
+    throw new TypeError(`a version's time must be ms since the epoch, got ${String(time)}`)
+  }
+  if (!Array.isArray(authors)) throw new TypeError("a version's authors must be an array")
+  for (const user of authors) checkAuthor({ user, time })
+  if (!(Number.isSafeInteger(length) && length >= 0)) {
+    throw new TypeError(`a version's length must be a whole number, got ${String(length)}`)
+  }
+  if (!(state instanceof Uint8Array)) throw new TypeError("a version's state must be a Uint8Array")
 }
 
 /** The longest room name accepted, in UTF-16 units. */

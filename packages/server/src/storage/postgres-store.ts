@@ -6,6 +6,7 @@
  *   when (null for merged rows); `seq` comes from one identity sequence, so ordering by it
  *   gives append order.
  * - `attributions(room, data)`: the authors of what compactions merged, encoded.
+ * - `versions(id, room, kind, name, created_at, authors, length, state)`: kept versions.
  * - `rooms(room, updates, bytes)`: the size of each room's log, kept in step with `updates` by
  *   the same statement or transaction that changes the log, so `append` answers in one round trip.
  * - `sessions(room, user_id, data, updated_at)`, at most a cap of rows per room (saving a new
@@ -31,14 +32,40 @@ import {
   checkAuthor,
   checkMaxSessions,
   checkRoom,
+  checkVersion,
   DEFAULT_MAX_SESSIONS_PER_ROOM,
   type DocumentStore,
   type LogSize,
+  type NewVersion,
   StorageError,
   type StoredDocument,
+  type StoredVersion,
   type UpdateAuthor,
+  type VersionInfo,
+  type VersionKind,
 } from './document-store.js'
 import { mergeLog } from './merge-log.js'
+
+/** A row of the versions table, without the state (bigint columns come as text). */
+interface VersionRow {
+  readonly id: string
+  readonly kind: VersionKind
+  readonly name: string | null
+  readonly created_at: string
+  readonly authors: string
+  readonly length: string
+  readonly bytes: number
+}
+
+const versionOf = (row: VersionRow): VersionInfo => ({
+  id: String(row.id),
+  kind: row.kind,
+  name: row.name,
+  time: Number(row.created_at),
+  authors: JSON.parse(row.authors) as string[],
+  length: Number(row.length),
+  bytes: Number(row.bytes),
+})
 
 /** A row of the log with who sent it (null for rows stored without, as a merged log). */
 interface AuthoredRow {
@@ -109,7 +136,7 @@ const statements = (schema: string) => {
     tablesFound: `
       SELECT (SELECT count(*) FROM pg_tables
               WHERE schemaname = $1
-                AND tablename IN ('updates', 'rooms', 'sessions', 'meta', 'attributions'))
+                AND tablename IN ('updates', 'rooms', 'sessions', 'meta', 'attributions', 'versions'))
            + (SELECT count(*) FROM information_schema.columns
               WHERE table_schema = $1 AND table_name = 'updates'
                 AND column_name IN ('author', 'at')) AS found`,
@@ -144,6 +171,16 @@ const statements = (schema: string) => {
         room text PRIMARY KEY,
         data bytea NOT NULL
       )`,
+      `CREATE TABLE IF NOT EXISTS ${s}.versions (
+        id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+        room text NOT NULL,
+        kind text NOT NULL,
+        name text,
+        created_at bigint NOT NULL,
+        authors text NOT NULL,
+        length bigint NOT NULL,
+        state bytea NOT NULL
+      )`,
     ],
     // For a schema made before updates kept their authors.
     addColumns: [
@@ -153,9 +190,20 @@ const statements = (schema: string) => {
     // Made with the tables; a schema made before it trims sessions without it, sorting the room's.
     createIndexes: [
       `CREATE INDEX IF NOT EXISTS sessions_by_age ON ${s}.sessions (room, updated_at)`,
+      `CREATE INDEX IF NOT EXISTS versions_by_room ON ${s}.versions (room, id)`,
     ],
     load: `SELECT data FROM ${s}.updates WHERE room = $1 ORDER BY seq`,
     loadAuthored: `SELECT data, author, at FROM ${s}.updates WHERE room = $1 ORDER BY seq`,
+    saveVersion: `
+      INSERT INTO ${s}.versions (room, kind, name, created_at, authors, length, state)
+      VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING id`,
+    listVersions: `
+      SELECT id, kind, name, created_at, authors, length, octet_length(state) AS bytes
+      FROM ${s}.versions WHERE room = $1 ORDER BY id`,
+    loadVersion: `
+      SELECT id, kind, name, created_at, authors, length, octet_length(state) AS bytes, state
+      FROM ${s}.versions WHERE room = $1 AND id = $2`,
+    deleteVersions: `DELETE FROM ${s}.versions WHERE room = $1 AND id = ANY($2::bigint[])`,
     loadAttribution: `SELECT data FROM ${s}.attributions WHERE room = $1`,
     saveAttribution: `
       INSERT INTO ${s}.attributions (room, data) VALUES ($1, $2)
@@ -435,6 +483,54 @@ export class PostgresStore implements DocumentStore {
     checkAuthor(author)
     this.#checkOpen()
     return this.#appends.append(room, update, author)
+  }
+
+  async saveVersion(room: string, version: NewVersion): Promise<VersionInfo> {
+    checkRoomName(room)
+    checkVersion(version)
+    const { kind, name, time, authors, length, state } = version
+    const [row] = await this.#query<{ id: string }>('save a version', this.#sql.saveVersion, [
+      room,
+      kind,
+      name,
+      time,
+      JSON.stringify(authors),
+      length,
+      state,
+    ])
+    return {
+      id: String(row!.id),
+      kind,
+      name,
+      time,
+      authors: [...authors],
+      length,
+      bytes: state.length,
+    }
+  }
+
+  async listVersions(room: string): Promise<VersionInfo[]> {
+    checkRoomName(room)
+    const rows = await this.#query<VersionRow>('list versions', this.#sql.listVersions, [room])
+    return rows.map(versionOf)
+  }
+
+  async loadVersion(room: string, id: string): Promise<StoredVersion | null> {
+    checkRoomName(room)
+    if (!/^\d{1,15}$/.test(id)) return null
+    const [row] = await this.#query<VersionRow & { state: Buffer }>(
+      'load a version',
+      this.#sql.loadVersion,
+      [room, id],
+    )
+    return row === undefined ? null : { ...versionOf(row), state: toBytes(row.state) }
+  }
+
+  async deleteVersions(room: string, ids: readonly string[]): Promise<void> {
+    checkRoomName(room)
+    const usable = ids.filter((id) => /^\d{1,15}$/.test(id))
+    if (usable.length === 0) return
+    await this.#query('delete versions', this.#sql.deleteVersions, [room, usable])
   }
 
   async loadAttribution(room: string): Promise<Attribution> {

@@ -14,12 +14,17 @@ import {
   checkAuthor,
   checkMaxSessions,
   checkRoom,
+  checkVersion,
   DEFAULT_MAX_SESSIONS_PER_ROOM,
   type DocumentStore,
   type LogSize,
+  type NewVersion,
   StorageError,
   type StoredDocument,
+  type StoredVersion,
   type UpdateAuthor,
+  type VersionInfo,
+  type VersionKind,
 } from './document-store.js'
 import { mergeLog } from './merge-log.js'
 
@@ -36,6 +41,17 @@ const SCHEMA = `
     room TEXT PRIMARY KEY,
     data BLOB NOT NULL
   );
+  CREATE TABLE IF NOT EXISTS versions (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    room TEXT NOT NULL,
+    kind TEXT NOT NULL,
+    name TEXT,
+    created_at INTEGER NOT NULL,
+    authors TEXT NOT NULL,
+    length INTEGER NOT NULL,
+    state BLOB NOT NULL
+  );
+  CREATE INDEX IF NOT EXISTS versions_by_room ON versions (room, id);
   CREATE TABLE IF NOT EXISTS rooms (
     room TEXT PRIMARY KEY,
     updates INTEGER NOT NULL,
@@ -104,6 +120,19 @@ export class SqliteStore implements DocumentStore {
          WHERE room = @room RETURNING updates, bytes`,
       ),
       rooms: db.prepare('SELECT room FROM rooms ORDER BY room'),
+      saveVersion: db.prepare(
+        `INSERT INTO versions (room, kind, name, created_at, authors, length, state)
+         VALUES (?, ?, ?, ?, ?, ?, ?)`,
+      ),
+      listVersions: db.prepare(
+        `SELECT id, kind, name, created_at, authors, length, length(state) AS bytes
+         FROM versions WHERE room = ? ORDER BY id`,
+      ),
+      loadVersion: db.prepare(
+        `SELECT id, kind, name, created_at, authors, length, length(state) AS bytes, state
+         FROM versions WHERE room = ? AND id = ?`,
+      ),
+      deleteVersion: db.prepare('DELETE FROM versions WHERE room = ? AND id = ?'),
       updateSession: db.prepare(
         'UPDATE sessions SET data = ?, updated_at = ? WHERE room = ? AND user_id = ?',
       ),
@@ -235,6 +264,60 @@ export class SqliteStore implements DocumentStore {
     })
   }
 
+  async saveVersion(room: string, version: NewVersion): Promise<VersionInfo> {
+    checkRoom(room)
+    checkVersion(version)
+    return this.run(() => {
+      const { kind, name, time, authors, length, state } = version
+      const authorsJson = JSON.stringify(authors)
+      const id = this.statements.saveVersion.run(
+        room,
+        kind,
+        name,
+        time,
+        authorsJson,
+        length,
+        state,
+      ).lastInsertRowid
+      return {
+        id: String(id),
+        kind,
+        name,
+        time,
+        authors: [...authors],
+        length,
+        bytes: state.length,
+      }
+    })
+  }
+
+  async listVersions(room: string): Promise<VersionInfo[]> {
+    checkRoom(room)
+    return this.run(() => (this.statements.listVersions.all(room) as VersionRow[]).map(versionOf))
+  }
+
+  async loadVersion(room: string, id: string): Promise<StoredVersion | null> {
+    checkRoom(room)
+    if (!/^\d{1,15}$/.test(id)) return null
+    return this.run(() => {
+      const row = this.statements.loadVersion.get(room, Number(id)) as
+        | (VersionRow & { state: Buffer })
+        | undefined
+      return row === undefined ? null : { ...versionOf(row), state: toBytes(row.state) }
+    })
+  }
+
+  async deleteVersions(room: string, ids: readonly string[]): Promise<void> {
+    checkRoom(room)
+    this.run(
+      this.db.transaction(() => {
+        for (const id of ids) {
+          if (/^\d{1,15}$/.test(id)) this.statements.deleteVersion.run(room, Number(id))
+        }
+      }),
+    )
+  }
+
   async setMeta(room: string, key: string, value: string | null): Promise<void> {
     checkRoom(room)
     this.run(() =>
@@ -322,6 +405,27 @@ const checkUpdate = (update: Uint8Array): void => {
     throw new TypeError(`an update must be a Uint8Array, got ${typeof update}`)
   }
 }
+
+/** A row of the versions table, without the state. */
+interface VersionRow {
+  readonly id: number
+  readonly kind: VersionKind
+  readonly name: string | null
+  readonly created_at: number
+  readonly authors: string
+  readonly length: number
+  readonly bytes: number
+}
+
+const versionOf = (row: VersionRow): VersionInfo => ({
+  id: String(row.id),
+  kind: row.kind,
+  name: row.name,
+  time: row.created_at,
+  authors: JSON.parse(row.authors) as string[],
+  length: row.length,
+  bytes: row.bytes,
+})
 
 /** A row of the log with who sent it (null for rows stored without, as a merged log). */
 interface AuthoredRow {

@@ -7,8 +7,11 @@ import type { Attribution } from '../history/attribution.js'
 import type {
   DocumentStore,
   LogSize,
+  NewVersion,
   StoredDocument,
+  StoredVersion,
   UpdateAuthor,
+  VersionInfo,
 } from '../storage/document-store.js'
 
 interface Parked {
@@ -90,6 +93,22 @@ export class HeldStore implements DocumentStore {
 
   loadAttribution(room: string): Promise<Attribution> {
     return this.inner.loadAttribution(room)
+  }
+
+  saveVersion(room: string, version: NewVersion): Promise<VersionInfo> {
+    return this.inner.saveVersion(room, version)
+  }
+
+  listVersions(room: string): Promise<VersionInfo[]> {
+    return this.inner.listVersions(room)
+  }
+
+  loadVersion(room: string, id: string): Promise<StoredVersion | null> {
+    return this.inner.loadVersion(room, id)
+  }
+
+  deleteVersions(room: string, ids: readonly string[]): Promise<void> {
+    return this.inner.deleteVersions(room, ids)
   }
 
   load(room: string): Promise<StoredDocument> {

@@ -214,6 +214,74 @@ export const describeDocumentStore = (name: string, open: OpenStore): void => {
       expect((await store.load('r')).updates).toEqual([])
     })
 
+    it('keeps versions per room, lists them oldest first and deletes them by id', async () => {
+      let store = await openStore(true)
+      const a = writer()
+      const doc = new Y.Doc()
+      for (const update of a.type(0, 'first')) Y.applyUpdate(doc, update)
+      const state = Y.encodeStateAsUpdate(doc)
+      const first = await store.saveVersion('r', {
+        kind: 'auto',
+        name: null,
+        time: 1_000,
+        authors: ['ada'],
+        length: 5,
+        state,
+      })
+      const second = await store.saveVersion('r', {
+        kind: 'named',
+        name: 'Draft \u6587',
+        time: 2_000,
+        authors: ['ada', 'bob'],
+        length: 5,
+        state,
+      })
+      await store.saveVersion('other', { ...second, name: 'elsewhere', state })
+      expect(first).toMatchObject({ kind: 'auto', name: null, time: 1_000, bytes: state.length })
+      expect(first.id).not.toBe(second.id)
+      store = await openStore(false)
+      const listed = await store.listVersions('r')
+      expect(listed).toEqual([first, second])
+      const loaded = await store.loadVersion('r', second.id)
+      expect(loaded).toMatchObject({ ...second })
+      expect(textOf([loaded!.state])).toBe('first')
+      expect(await store.loadVersion('other', first.id)).toBeNull()
+      expect(await store.loadVersion('r', 'nonsense')).toBeNull()
+      expect(await store.loadVersion('r', '99999999')).toBeNull()
+      await store.deleteVersions('r', [first.id, 'nonsense', '12345678'])
+      expect((await store.listVersions('r')).map((v) => v.id)).toEqual([second.id])
+      expect(await store.listVersions('never')).toEqual([])
+    })
+
+    it('refuses a version it cannot keep with a TypeError', async () => {
+      const store = await openStore(true)
+      const good = {
+        kind: 'named' as const,
+        name: 'ok',
+        time: 0,
+        authors: ['ada'],
+        length: 0,
+        state: new Uint8Array([0, 0]),
+      }
+      for (const bad of [
+        { ...good, kind: 'other' },
+        { ...good, name: '' },
+        { ...good, name: '   ' },
+        { ...good, name: 'x'.repeat(201) },
+        { ...good, name: 'a\u0000b' },
+        { ...good, kind: 'auto', name: 'named' },
+        { ...good, time: -5 },
+        { ...good, authors: ['ok', ''] },
+        { ...good, length: 1.5 },
+        { ...good, state: 'text' },
+      ]) {
+        await expect(store.saveVersion('r', bad as never), JSON.stringify(bad)).rejects.toThrow(
+          TypeError,
+        )
+      }
+      expect(await store.listVersions('r')).toEqual([])
+    })
+
     it('keeps one session per user and room, and metadata', async () => {
       const store = await openStore(true)
       expect(await store.loadSession('r', 'ada')).toBeNull()
