@@ -59,6 +59,17 @@ export class Attribution {
     return [...new Set(this.authors.map(({ user }) => user))]
   }
 
+  /**
+   * The users with something recorded at or after `time` (to the minute), in the order first
+   * recorded: who changed the document since then.
+   *
+   * @example attribution.usersSince(lastVersion.time) // => ['ada', 'bob']
+   */
+  usersSince(time: number): string[] {
+    const minute = Math.floor(time / ATTRIBUTION_RESOLUTION_MS) * ATTRIBUTION_RESOLUTION_MS
+    return [...new Set(this.authors.filter((a) => a.time >= minute).map(({ user }) => user))]
+  }
+
   /** Number of runs kept (insertions and deletions), a measure of its size. */
   get runCount(): number {
     let count = 0
