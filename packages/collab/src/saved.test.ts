@@ -1,8 +1,9 @@
 /**
  * `connection.saved` against a real `@tandem/server` on loopback over a real SQLite store,
  * whose appends the tests hold: what is typed stays unsaved for as long as the store has not
- * written it, deletions included, and offline; a malformed saved message changes nothing; a
- * server that sends no saved messages never makes edits look saved.
+ * written it, deletions included, and offline; the same over PostgreSQL with two instances
+ * sharing rooms through Redis; a malformed saved message changes nothing; a server that sends
+ * no saved messages never makes edits look saved.
  */
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -10,13 +11,20 @@ import { join } from 'node:path'
 import { TextBuffer } from '@tandem/buffer'
 import { TextEditor } from '@tandem/editor'
 import { MessageType, savedMessage } from '@tandem/protocol'
-import { SqliteStore, TandemServer } from '@tandem/server'
+import { PostgresStore, RedisRelay, SqliteStore, TandemServer } from '@tandem/server'
 import * as encoding from 'lib0/encoding'
 import { afterAll, afterEach, describe, expect, it, vi } from 'vitest'
 import { WebSocket, WebSocketServer } from 'ws'
 import * as syncProtocol from 'y-protocols/sync'
 import * as Y from 'yjs'
 import { HeldStore } from '../../server/src/testing/held-store.js'
+import {
+  dropSchema,
+  POSTGRES_URL,
+  REDIS_URL,
+  scaleOutServices,
+  uniqueNames,
+} from '../../server/src/testing/services.js'
 import { type CollabConnection, type ConnectOptions, connect } from './connect.js'
 import { YWebsocketServer } from './testing/y-websocket-server.js'
 import type { SavedStatus } from './unsaved-updates.js'
@@ -229,5 +237,54 @@ describe('a malformed saved message', () => {
 
     sockets[0]!.send(savedMessage(everything))
     await vi.waitFor(() => expect(ada.connection.saved).toBe(true), WAIT)
+  })
+})
+
+const skipScaleOut = await scaleOutServices('the saved scale-out tests')
+
+describe.skipIf(skipScaleOut !== null)('connection.saved over PostgreSQL and Redis', () => {
+  const { schema, prefix } = uniqueNames('saved')
+  afterAll(() => dropSchema(schema))
+
+  /** One server instance: its own store (appends held on demand) and relay. */
+  const instance = async () => {
+    const store = new HeldStore(
+      await PostgresStore.open({ connectionString: POSTGRES_URL, schema }),
+    )
+    const relay = await RedisRelay.connect({ url: REDIS_URL, prefix })
+    const server = new TandemServer({ store, relay })
+    const port = await server.listen(0, '127.0.0.1')
+    cleanups.push(async () => {
+      store.release()
+      await server.close()
+      await relay.close()
+      await store.close()
+    })
+    return { store, url: `ws://127.0.0.1:${port}` }
+  }
+
+  it('tells each writer when its own instance has stored its edits', async () => {
+    const a = await instance()
+    const b = await instance()
+    const ada = openWriter(a.url)
+    const bob = openWriter(b.url, { user: { name: 'Bob', color: '#3333dd' } })
+    await Promise.all([ada.connection.whenSynced, bob.connection.whenSynced])
+
+    a.store.hold()
+    ada.editor.insertText('Ada, held ')
+    await a.store.waitForParked(1)
+    bob.editor.insertText('Bob, stored ')
+    await vi.waitFor(() => expect(bob.connection.saved).toBe(true), WAIT)
+    await vi.waitFor(() => expect(ada.editor.getText()).toContain('Bob, stored '), WAIT)
+    await pause(200)
+    expect(savedState(ada)).toEqual({ saved: false, unsavedUpdates: 1 })
+    expect(bob.editor.getText()).not.toContain('Ada')
+
+    a.store.release()
+    await vi.waitFor(() => expect(ada.connection.saved).toBe(true), WAIT)
+    await vi.waitFor(() => expect(bob.editor.getText()).toBe(ada.editor.getText()), WAIT)
+    const stored = new Y.Doc()
+    for (const update of (await b.store.load('notes')).updates) Y.applyUpdate(stored, update)
+    expect(stored.getText('text').toString()).toBe(ada.editor.getText())
   })
 })
