@@ -20,7 +20,9 @@ import { MessageType } from './message-type.js'
 
 /** Deleted items of one client: `length` clocks from `clock` on. */
 export interface DeletedRange {
+  /** The clock of the first deleted item. */
   readonly clock: number
+  /** How many clocks, from `clock` on, are deleted. */
   readonly length: number
 }
 
