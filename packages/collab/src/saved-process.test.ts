@@ -3,19 +3,27 @@
  * appends the test holds. What the connection reported saved before the kill is in the store
  * the next process opens; what was typed while appends were held, or while no server ran, is
  * reported saved only once a restarted server has stored it, and is then in the store even if
- * that server is killed the moment it said so.
+ * that server is killed the moment it said so. Then `tandem-server` on PostgreSQL, killed while
+ * someone types: the text last reported saved is in the database, every time.
  */
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { TextBuffer } from '@tandem/buffer'
 import { TextEditor } from '@tandem/editor'
-import { SqliteStore } from '@tandem/server'
+import { PostgresStore, SqliteStore } from '@tandem/server'
 import { afterAll, afterEach, describe, expect, it, vi } from 'vitest'
 import { WebSocket } from 'ws'
 import * as Y from 'yjs'
 import { freePort } from '../../../testing/processes.js'
 import { HeldServerProcess } from '../../server/src/testing/held-server-process.js'
+import { ServerProcess } from '../../server/src/testing/server-process.js'
+import {
+  dropSchema,
+  neededServices,
+  POSTGRES_URL,
+  uniqueNames,
+} from '../../server/src/testing/services.js'
 import { connect } from './connect.js'
 
 const WAIT = { timeout: 15_000, interval: 10 }
@@ -94,5 +102,77 @@ describe('connection.saved across kill -9', () => {
     await vi.waitFor(() => expect(connection.saved).toBe(true), WAIT)
     await second.kill()
     expect(await storedText(data)).toBe('one two three')
+  })
+})
+
+const skipPostgres = await neededServices('the saved kill test on PostgreSQL', { postgres: true })
+
+describe.skipIf(skipPostgres !== null)('connection.saved across kill -9 (PostgreSQL)', () => {
+  it('has in the database, after each kill, the text last reported saved', async () => {
+    const { schema } = uniqueNames('savedkill')
+    cleanups.push(() => dropSchema(schema))
+    const server = await ServerProcess.start({
+      data: join(root, 'postgres'),
+      postgres: { url: POSTGRES_URL, schema },
+    })
+    cleanups.push(() => server.kill('SIGKILL'))
+    const editor = new TextEditor({ buffer: new TextBuffer() })
+    const connection = connect(editor, {
+      url: server.url,
+      room: 'notes',
+      user: { name: 'Ada', color: '#dd3333' },
+      WebSocket,
+      crossTab: false,
+      maxBackoffMs: 100,
+    })
+    cleanups.push(() => {
+      connection.destroy()
+      editor.destroy()
+    })
+    // The text at the moment it was last reported saved: one typist appending, so every text
+    // the store may hold is a prefix of what was typed, and must reach at least this one.
+    let savedText = ''
+    connection.onDidChangeSaved(({ saved }) => {
+      if (saved) savedText = editor.getText()
+    })
+    await connection.whenSynced
+    const storedText = async () => {
+      const store = await PostgresStore.open({ connectionString: POSTGRES_URL, schema })
+      try {
+        const doc = new Y.Doc()
+        for (const update of (await store.load('notes')).updates) Y.applyUpdate(doc, update)
+        return doc.getText('text').toString()
+      } finally {
+        await store.close()
+      }
+    }
+    let typing = true
+    const typist = (async () => {
+      for (let i = 0; typing; i++) {
+        editor.insertText(String.fromCharCode(97 + (i % 26)))
+        // A fast typist: saved turns true between keystrokes, as the server keeps up.
+        await pause(15 + (i % 25))
+      }
+    })()
+    try {
+      for (let round = 0; round < 4; round++) {
+        await vi.waitFor(() => expect(connection.status).toBe('synced'), WAIT)
+        const before = savedText.length
+        await vi.waitFor(() => expect(savedText.length).toBeGreaterThan(before + 10), WAIT)
+        await pause(37 * round)
+        await server.kill('SIGKILL')
+        const claimed = savedText
+        const stored = await storedText()
+        expect(editor.getText().startsWith(stored), `round ${round}`).toBe(true)
+        expect(stored.length, `round ${round}`).toBeGreaterThanOrEqual(claimed.length)
+        await server.start()
+      }
+    } finally {
+      typing = false
+      await typist
+    }
+    await vi.waitFor(() => expect(connection.saved).toBe(true), WAIT)
+    await server.kill('SIGKILL')
+    expect(await storedText()).toBe(editor.getText())
   })
 })
