@@ -143,6 +143,23 @@ describe('connection.saved', () => {
     await vi.waitFor(() => expect(ada.connection.saved).toBe(true), WAIT)
   })
 
+  it('counts every update of a long burst, and saves them all once stored', async () => {
+    const { store, url } = await startServer()
+    const ada = openWriter(url)
+    await ada.connection.whenSynced
+    store.hold()
+    for (let i = 0; i < 600; i++) ada.editor.insertText(i % 10 === 9 ? '\n' : 'x')
+    expect(savedState(ada)).toEqual({ saved: false, unsavedUpdates: 600 })
+    await store.waitForParked(1)
+    await pause(200)
+    expect(ada.connection.saved).toBe(false)
+    store.release()
+    await vi.waitFor(
+      () => expect(savedState(ada)).toEqual({ saved: true, unsavedUpdates: 0 }),
+      WAIT,
+    )
+  })
+
   it('is false for edits made offline, and true once a server has stored them', async () => {
     const { store, url } = await startServer()
     const ada = openWriter(url)

@@ -21,11 +21,21 @@ export interface SavedStatus {
 }
 
 interface Unsaved {
-  /** For each client, the clock its items in the update reach; emptied once stored. */
+  /** How many updates it stands for (more than one once merged, see `MAX_KEPT`). */
+  count: number
+  /** For each client, the clock its items in the updates reach; emptied once stored. */
   reach: Map<number, number>
-  /** The ranges the update deleted that the server has not echoed yet. */
+  /** The ranges the updates deleted that the server has not echoed yet. */
   deleted: Map<number, DeletedRange[]>
 }
+
+/**
+ * Unsaved updates kept apart at most; past it the newest two are merged into one, which is
+ * saved once both are. Without a server that sends saved messages nothing is ever saved, and
+ * memory must not grow with every keystroke. Merging never makes an update look saved early:
+ * it can only keep the count up a little longer.
+ */
+const MAX_KEPT = 256
 
 /**
  * The unsaved updates of `doc`, told to `changed` as their number changes. Updates whose
@@ -35,6 +45,7 @@ interface Unsaved {
  */
 export class UnsavedUpdates {
   private readonly pending: Unsaved[] = []
+  private unsaved = 0
   private readonly onTransaction = (transaction: Y.Transaction) => this.track(transaction)
 
   constructor(
@@ -46,19 +57,21 @@ export class UnsavedUpdates {
   }
 
   get status(): SavedStatus {
-    return { saved: this.pending.length === 0, unsavedUpdates: this.pending.length }
+    return { saved: this.unsaved === 0, unsavedUpdates: this.unsaved }
   }
 
   /** The server's store holds what `state` says: the updates it covers are saved. */
   acknowledge(state: SavedState): void {
-    const before = this.pending.length
+    const before = this.unsaved
     for (let i = this.pending.length - 1; i >= 0; i--) {
       const unsaved = this.pending[i]!
       if (reaches(state.stateVector, unsaved.reach)) unsaved.reach.clear()
       removeContained(unsaved.deleted, state.deletions)
-      if (unsaved.reach.size === 0 && unsaved.deleted.size === 0) this.pending.splice(i, 1)
+      if (unsaved.reach.size > 0 || unsaved.deleted.size > 0) continue
+      this.pending.splice(i, 1)
+      this.unsaved -= unsaved.count
     }
-    if (this.pending.length !== before) this.changed(this.status)
+    if (this.unsaved !== before) this.changed(this.status)
   }
 
   dispose(): void {
@@ -79,8 +92,22 @@ export class UnsavedUpdates {
       if (ranges.length > 0) deleted.set(client, ranges)
     }
     if (reach.size === 0 && deleted.size === 0) return
-    this.pending.push({ reach, deleted })
+    this.pending.push({ count: 1, reach, deleted })
+    this.unsaved++
+    if (this.pending.length > MAX_KEPT)
+      merge(this.pending[this.pending.length - 2]!, this.pending.pop()!)
     this.changed(this.status)
+  }
+}
+
+/** Makes `into` stand for `from` too. */
+const merge = (into: Unsaved, from: Unsaved): void => {
+  into.count += from.count
+  for (const [client, clock] of from.reach) {
+    into.reach.set(client, Math.max(clock, into.reach.get(client) ?? 0))
+  }
+  for (const [client, ranges] of from.deleted) {
+    into.deleted.set(client, [...(into.deleted.get(client) ?? []), ...ranges])
   }
 }
 
