@@ -8,6 +8,7 @@ import {
   MessageType,
   readSavedMessage,
   readSessionAnswer,
+  type SavedState,
   savedRequest,
   sessionRequest,
   tokenMessage,
@@ -412,7 +413,7 @@ class Connection implements CollabConnection {
     }
     provider.messageHandlers[MessageType.saved] = (_encoder, decoder) => {
       // A saved message that does not decode says nothing: everything stays as unsaved as it was.
-      let state: ReturnType<typeof readSavedMessage>
+      let state: SavedState
       try {
         state = readSavedMessage(decoder)
       } catch {
