@@ -14,6 +14,7 @@ import { type EditorPane, mountEditor } from './editor-pane.js'
 import { bindToolbar } from './editor-toolbar.js'
 import { bindLanguagePicker } from './languages.js'
 import { showPresence } from './presence.js'
+import { showSaved } from './saved-badge.js'
 import { collabUser, loadUser, saveUser } from './user.js'
 
 const element = <T extends HTMLElement>(id: string): T => {
@@ -29,6 +30,7 @@ const ui = {
   language: element<HTMLSelectElement>('language'),
   theme: element<HTMLSelectElement>('theme'),
   status: element('status'),
+  saved: element('saved'),
   readOnly: element('read-only'),
   userName: element<HTMLInputElement>('user-name'),
   userColor: element<HTMLInputElement>('user-color'),
@@ -110,6 +112,7 @@ const open = (address: PageAddress): void => {
   const cleanups = [
     () => softWrap.dispose(),
     showPresence(connection.awareness, ui.people),
+    showSaved(connection, ui.saved),
     bindLanguagePicker(ui.language, connection.doc, (id) => editor.setGrammar(id)),
   ]
   session = { room: address.room, editor, connection, pane, cleanups }

@@ -295,6 +295,53 @@ describe('the playground in a browser', () => {
     expect(await look()).toEqual(dark)
   })
 
+  it('says "Saved" once the server has stored what was typed, and "Not saved" offline', async () => {
+    const room = newRoom('saved')
+    const page = await openPage(await newContext(ADA), server.pageUrl(room))
+    await waitForStatus(page, 'synced')
+    const badge = page.getByRole('status').filter({ hasText: /saved|saving/i })
+    const saved = async () => ({
+      state: await page.getAttribute('#saved', 'data-saved'),
+      text: await page.textContent('#saved'),
+    })
+    await vi.waitFor(
+      async () => expect(await saved()).toEqual({ state: 'saved', text: 'Saved' }),
+      WAIT,
+    )
+    await page.keyboard.type('stored on the server')
+    // The typing makes it unsaved at once; only the server's word makes it saved again.
+    expect((await saved()).state).not.toBe('saved')
+    await vi.waitFor(
+      async () => expect(await saved()).toEqual({ state: 'saved', text: 'Saved' }),
+      WAIT,
+    )
+    expect(await badge.textContent()).toBe('Saved')
+    const check = openClient(server.roomsUrl, room)
+    try {
+      await vi.waitFor(() => expect(check.text.toString()).toBe('stored on the server'), WAIT)
+    } finally {
+      check.destroy()
+    }
+
+    await server.stop()
+    await waitForStatus(page, 'offline')
+    await page.keyboard.type(', and more')
+    await vi.waitFor(
+      async () =>
+        expect(await saved()).toEqual({
+          state: 'unsaved',
+          text: 'Not saved (kept in this browser)',
+        }),
+      WAIT,
+    )
+    expect(await page.getAttribute('#saved', 'title')).toMatch(/^\d+ changes? (is|are) not stored/)
+    await server.start()
+    await vi.waitFor(
+      async () => expect(await saved()).toEqual({ state: 'saved', text: 'Saved' }),
+      WAIT,
+    )
+  })
+
   it('syncs two tabs over BroadcastChannel with the server stopped, and sends the offline edits once it is back', async () => {
     const room = newRoom('offline')
     const context = await newContext(ADA)

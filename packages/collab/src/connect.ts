@@ -4,7 +4,15 @@
  * IndexedDB for offline work.
  */
 import type { Range, TextEditor } from '@tandem/editor'
-import { MessageType, readSessionAnswer, sessionRequest, tokenMessage } from '@tandem/protocol'
+import {
+  MessageType,
+  readSavedMessage,
+  readSessionAnswer,
+  type SavedState,
+  savedRequest,
+  sessionRequest,
+  tokenMessage,
+} from '@tandem/protocol'
 import { CompositeDisposable, type Disposable, Emitter } from '@tandem/text'
 import { IndexeddbPersistence } from 'y-indexeddb'
 import * as authProtocol from 'y-protocols/auth'
@@ -22,6 +30,7 @@ import {
 import { type AwarenessBinding, bindAwareness } from './bind-awareness.js'
 import type { CollabUser, RemoteCursor } from './peers.js'
 import { restoreSession } from './session.js'
+import { type SavedStatus, UnsavedUpdates } from './unsaved-updates.js'
 
 /** `WebSocket.OPEN`, the same in browsers and in the `ws` package. */
 const OPEN = 1
@@ -98,6 +107,21 @@ export interface CollabConnection {
   readonly whenSynced: Promise<void>
   /** Resolves once the document kept in IndexedDB has loaded (at once without `offline`). */
   readonly whenLoaded: Promise<void>
+  /**
+   * True when the server's store holds every update made in this page (edits, and what the
+   * offline store loaded): the server said so, in a saved message covering them. Edits made
+   * offline or while the server is still writing are unsaved until then. Needs a server that
+   * sends saved messages (`@tandem/server`); with another, it turns false at the first edit.
+   */
+  readonly saved: boolean
+  /** How many updates made in this page the server's store is not known to hold yet. */
+  readonly unsavedUpdates: number
+  /**
+   * Calls `callback` whenever `saved` or `unsavedUpdates` changes.
+   *
+   * @example connection.onDidChangeSaved(({ saved }) => (badge.textContent = saved ? 'Saved' : 'Saving'))
+   */
+  onDidChangeSaved(callback: (state: SavedStatus) => void): Disposable
   /** The other peers shown in the editor, with their selections (empty without an editor). */
   getRemoteCursors(): RemoteCursor[]
   /** Calls `callback` with every new status. */
@@ -143,6 +167,7 @@ interface ConnectionEvents {
   'did-fail-to-connect': ConnectFailure
   'did-deny-update': string
   'did-restore-session': Range[]
+  'did-change-saved': SavedStatus
 }
 
 /**
@@ -211,6 +236,7 @@ class Connection implements CollabConnection {
   /** The token the server holds for the current socket: the one it opened with, or handed over. */
   private socketToken: string | undefined
   private settleSynced!: { resolve: () => void; reject: (error: Error) => void }
+  private readonly unsaved: UnsavedUpdates
   readonly whenSynced: Promise<void>
   readonly whenLoaded: Promise<void>
 
@@ -231,6 +257,12 @@ class Connection implements CollabConnection {
     // Nobody has to await it: an unawaited rejection must not end a Node process.
     this.whenSynced.catch(() => {})
     this.whenLoaded = persistence ? persistence.whenSynced.then(() => {}) : Promise.resolve()
+    // Before the offline store loads, so what it brings counts as unsaved until the server has it.
+    this.unsaved = new UnsavedUpdates(
+      doc,
+      (origin) => origin === provider,
+      (state) => this.emitter.emit('did-change-saved', state),
+    )
     this.listenToProvider()
     if (autoConnect) this.reconnect()
     else this.binding?.releaseSelections()
@@ -246,6 +278,18 @@ class Connection implements CollabConnection {
 
   get connectFailure(): ConnectFailure | null {
     return this.lastConnectFailure
+  }
+
+  get saved(): boolean {
+    return this.unsaved.status.saved
+  }
+
+  get unsavedUpdates(): number {
+    return this.unsaved.status.unsavedUpdates
+  }
+
+  onDidChangeSaved(callback: (state: SavedStatus) => void): Disposable {
+    return this.emitter.on('did-change-saved', callback)
   }
 
   getRemoteCursors(): RemoteCursor[] {
@@ -313,6 +357,7 @@ class Connection implements CollabConnection {
     this.provider.destroy()
     this.persistence?.destroy()
     this.awareness.destroy()
+    this.unsaved.dispose()
     this.subscriptions.dispose()
     this.destroyed = true
     this.setStatus('offline')
@@ -336,6 +381,7 @@ class Connection implements CollabConnection {
         this.handOverToken()
         // Before this client's own selections reach the server and become its last session.
         this.askForSession()
+        this.provider.ws?.send(savedRequest())
         this.renewLocalState()
         this.setStatus('connected')
       } else if (status === 'disconnected') {
@@ -364,6 +410,16 @@ class Connection implements CollabConnection {
     provider.messageHandlers[MessageType.session] = (_encoder, decoder) => {
       const { session } = readSessionAnswer(decoder)
       if (session !== null) void this.whenSynced.then(() => this.restore(session))
+    }
+    provider.messageHandlers[MessageType.saved] = (_encoder, decoder) => {
+      // A saved message that does not decode says nothing: everything stays as unsaved as it was.
+      let state: SavedState
+      try {
+        state = readSavedMessage(decoder)
+      } catch {
+        return
+      }
+      this.unsaved.acknowledge(state)
     }
     this.subscriptions.add({
       dispose: () => {

@@ -44,6 +44,13 @@ export {
   relativePositionToJSON,
 } from './relative-json.js'
 export {
+  type DeletedRange,
+  readSavedMessage,
+  type SavedState,
+  savedMessage,
+  savedRequest,
+} from './saved-message.js'
+export {
   MAX_SESSION_LENGTH,
   readSessionAnswer,
   readSessionRequest,

@@ -35,6 +35,14 @@ export const MessageType = {
    * clients never send it. See token-message.ts.
    */
   token: 101,
+  /**
+   * Tandem's own: what the server's store holds. A client asks once per connection (empty
+   * body); from then on the server sends it, after the store has durably written updates from
+   * that connection (and once at once), the state vector of what the store holds and the
+   * deletions of that connection's updates stored since the last one. Stock y-websocket clients
+   * never ask, so they are never sent it. See saved-message.ts.
+   */
+  saved: 102,
 } as const
 
 /**

@@ -23,6 +23,8 @@ export interface StoredUpdate {
   readonly update: Uint8Array
   /** The sender, as given to `push`. */
   readonly origin: unknown
+  /** How many pushed updates it holds (more than one when merged). */
+  readonly count: number
   /** Who the store was told sent it (see `AppendQueueHandlers.authorOf`). */
   readonly author?: UpdateAuthor | undefined
 }
@@ -191,12 +193,12 @@ const mergeBySender = (batch: readonly Queued[]): StoredUpdate[] => {
     else bySender.set(origin, [update])
   }
   return [...bySender].flatMap(([origin, updates]) => {
-    if (updates.length === 1) return [{ origin, update: updates[0]! }]
+    if (updates.length === 1) return [{ origin, update: updates[0]!, count: 1 }]
     try {
-      return [{ origin, update: Y.mergeUpdates(updates) }]
+      return [{ origin, update: Y.mergeUpdates(updates), count: updates.length }]
     } catch {
       // Each update decoded when it arrived; should they still not merge, store them apart.
-      return updates.map((update) => ({ origin, update }))
+      return updates.map((update) => ({ origin, update, count: 1 }))
     }
   })
 }

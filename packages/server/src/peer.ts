@@ -4,7 +4,7 @@
 export type Role = 'read' | 'write'
 
 /** Answers a connection may be sent later than asked, built then: the latest of a kind wins. */
-export type ReplyKind = 'sync' | 'awareness'
+export type ReplyKind = 'sync' | 'awareness' | 'saved'
 
 /** A connection as a room sees it. */
 export interface Peer {

@@ -6,7 +6,8 @@
  * applied to the document and relayed to the other connections and instances. So whatever a
  * client receives, whether relayed or in the answer to its sync request, is stored, and a
  * crash (even `kill -9`) never loses what another client has seen. Answers leave out the
- * updates Yjs holds pending (see yjs-store.ts).
+ * updates Yjs holds pending (see yjs-store.ts). A connection that asks is told what the store
+ * holds once its updates are stored (see saved-acks.ts).
  *
  * With a relay (several server processes sharing rooms), the room listens to its channel
  * before it loads, publishes each update once stored, and applies what other instances publish
@@ -43,6 +44,7 @@ import {
   RoomAwareness,
   type ShownState,
 } from './room-awareness.js'
+import { SavedAcks } from './saved-acks.js'
 import { type Relay, RelayKind, type RelayListener, type RelaySubscription } from './scale/relay.js'
 import { RoomSessions } from './sessions.js'
 import {
@@ -155,6 +157,8 @@ export class Room {
   private readonly peers = new Set<Peer>()
   private readonly appends: AppendQueue
   private readonly sessions: RoomSessions
+  /** Tells the connections that asked what the store holds, once it holds their updates. */
+  private readonly acks = new SavedAcks(this.doc)
   private compacting = false
   private closed = false
   /**
@@ -274,6 +278,7 @@ export class Room {
     if (!this.peers.delete(peer)) return
     void this.sessions.flush()
     this.presence.leave(peer)
+    this.acks.leave(peer)
   }
 
   /**
@@ -300,6 +305,10 @@ export class Room {
       case MessageType.session:
         this.answerSession(peer, readSessionRequest(decoder))
         return
+      case MessageType.saved:
+        // Whatever the body says: it asks for saved messages, and a later version may say more.
+        this.acks.ask(peer)
+        return
       default:
         // Auth messages from clients and unknown types carry nothing for the server.
         return
@@ -316,6 +325,7 @@ export class Room {
     this.closed = true
     await this.appends.flushed()
     await this.sessions.close()
+    this.acks.dispose()
     this.unsubscribe()
     this.presence.destroy()
     this.doc.destroy()
@@ -340,12 +350,16 @@ export class Room {
     // Decodes the whole update (a malformed one throws, and its connection is closed) and
     // leaves out what carries nothing new, such as a reconnecting client's delete set.
     const held = holdsUpdate(this.doc, update)
+    // What the document holds, the store holds: saved, even for a read-only peer.
+    if (held) this.acks.held(peer, update)
     if (peer.role === 'read') {
       this.options.events?.readOnlyUpdate?.(this.name, peer, !held)
       if (!held) peer.send(permissionDeniedMessage(READ_ONLY_REASON))
       return
     }
-    if (!held) this.appends.push(update, peer)
+    if (held) return
+    this.appends.push(update, peer)
+    this.acks.pushed(peer)
   }
 
   /** Applies `peer`'s awareness update; one that breaks a rule closes only its sender. */
@@ -437,6 +451,8 @@ export class Room {
       }
       this.attribution.stored(update, author)
     }
+    // Only now, with the batch in the document: its authors' saved messages must cover it.
+    this.acks.stored(batch)
     if (!this.closed) this.scheduleCompaction(size)
   }
 
@@ -480,6 +496,7 @@ export class Room {
   private failStorage(error: unknown): void {
     this.options.events?.storageFailed?.(this.name, error)
     this.closed = true
+    this.acks.dispose()
     this.unsubscribe()
     for (const peer of [...this.peers]) peer.close(CloseCode.storageFailed, 'storage failed')
     this.peers.clear()

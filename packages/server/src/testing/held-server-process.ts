@@ -32,11 +32,11 @@ export class HeldServerProcess {
     })
   }
 
-  /** Starts the process; resolves once it listens. */
-  static async start(data: string): Promise<HeldServerProcess> {
+  /** Starts the process (on `port`, else a free one); resolves once it listens. */
+  static async start(data: string, at?: number): Promise<HeldServerProcess> {
     const child = spawn(
       process.execPath,
-      ['--conditions=source', '--import', 'tsx', SCRIPT, data],
+      ['--conditions=source', '--import', 'tsx', SCRIPT, data, ...(at ? [String(at)] : [])],
       {
         stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
       },

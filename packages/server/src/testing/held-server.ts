@@ -4,7 +4,8 @@
  * and releases appends over the IPC channel (`{hold: true}`, answered `{holding: true}` once
  * holding; `{release: n | 'all'}`) and is told
  * `{parked, total}` (appends waiting now, and ever) whenever the number waiting changes. A `?role=read` query parameter
- * makes a connection read-only.
+ * makes a connection read-only. A port after the data folder makes it listen there (a free
+ * one otherwise), so a process started again after a kill is found where the last one was.
  */
 import { join } from 'node:path'
 import { SqliteStore } from '../storage/sqlite-store.js'
@@ -24,7 +25,8 @@ const report = (message: HeldServerReport) => process.send?.(message)
 
 const main = async () => {
   const data = process.argv[2]
-  if (data === undefined) throw new Error('usage: held-server <data folder>')
+  if (data === undefined) throw new Error('usage: held-server <data folder> [port]')
+  const port = Number(process.argv[3] ?? 0)
   const store = new HeldStore(
     SqliteStore.open({ file: join(data, 'tandem.sqlite') }),
     (parked, total) => report({ parked, total }),
@@ -42,7 +44,7 @@ const main = async () => {
       report({ holding: true })
     } else store.release(command.release === 'all' ? Number.POSITIVE_INFINITY : command.release)
   })
-  report({ listening: await server.listen(0, '127.0.0.1') })
+  report({ listening: await server.listen(port, '127.0.0.1') })
 }
 
 main().catch((error: unknown) => {
