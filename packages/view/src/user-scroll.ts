@@ -51,6 +51,14 @@ export class UserScroll {
     if (this.dragging || performance.now() < this.gestureUntil) this.scrolled = true
   }
 
+  /**
+   * Called when the view scrolls by itself: a gesture before it is over (the view's scroll
+   * ends a wheel's smooth scroll), so the scroll events that follow are not the user's.
+   */
+  viewScrolls(): void {
+    this.gestureUntil = Number.NEGATIVE_INFINITY
+  }
+
   /** Whether the user scrolled since the last call. */
   takeUserScroll(): boolean {
     const scrolled = this.scrolled

@@ -454,6 +454,7 @@ export class EditorView {
    */
   scrollBufferPositionToTop(position: PointLike): void {
     const { row } = this.editor.screenPositionForBufferPosition(position)
+    this.userScroll.viewScrolls()
     this.scroller.scrollTop = row * this.geometry.metrics.lineHeight
     this.scheduleUpdate()
   }
@@ -465,6 +466,7 @@ export class EditorView {
 
   /** Scrolls vertically to `top` pixels (rows render on the next update). */
   setScrollTop(top: number): void {
+    this.userScroll.viewScrolls()
     this.scroller.scrollTop = top
   }
 
@@ -498,7 +500,10 @@ export class EditorView {
     }
     const request = this.autoscrollRequest
     this.autoscrollRequest = null
-    if (request !== null) scrollVertically(this.scroller, request, lineHeight)
+    if (request !== null) {
+      this.userScroll.viewScrolls()
+      scrollVertically(this.scroller, request, lineHeight)
+    }
 
     // Writes: the rows and the gutter.
     const { startRow, endRow } = this.rowsInSight()
