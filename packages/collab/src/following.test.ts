@@ -115,6 +115,9 @@ describe('following a peer', () => {
     await vi.waitFor(() => expect(bob.viewport.rows()).toEqual([321, 340]), WAIT)
     adaGoesTo(ada, 40, 45)
     await vi.waitFor(() => expect(bob.viewport.rows()).toEqual([40, 59]), WAIT)
+    // She scrolls away from her caret: she looks at her rows, and so does Bob.
+    ada.viewport.scrollByUser(150)
+    await vi.waitFor(() => expect(bob.viewport.rows()).toEqual([150, 169]), WAIT)
     expect(bob.connection.following).toBe(ada.clientId)
     expect(bob.changes).toHaveLength(1)
   })

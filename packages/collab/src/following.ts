@@ -100,8 +100,6 @@ export class PeerFollowing {
   private cancelPublish: (() => void) | null = null
   private cancelKeep: (() => void) | null = null
   private lastViewport = 'null'
-  /** The followed peer's first row in sight where it was last scrolled to, to scroll only on a change. */
-  private lastTop: Point | null = null
   /** Whether a transaction of the document is under way: selection changes then come from edits. */
   private inTransaction = false
   private disposed = false
@@ -174,7 +172,6 @@ export class PeerFollowing {
     if (clientId === this.followed) return
     const previous = this.followed
     this.followed = clientId
-    this.lastTop = null
     this.publishField('following', clientId)
     this.emitter.emit('did-change-following', { following: clientId, previous, reason: null })
     this.keepInSight()
@@ -225,7 +222,6 @@ export class PeerFollowing {
     }
     this.detachViewport()
     this.viewport = viewport
-    this.lastTop = null
     this.viewportSubscription = viewport.onDidChangeVisibleRange(({ byUser }) => {
       if (byUser) this.stop('scroll')
       this.schedulePublish()
@@ -301,7 +297,12 @@ export class PeerFollowing {
     }, this.timing.throttleMs)
   }
 
-  /** Brings the followed peer's first row in sight to the top, then its primary caret into sight. */
+  /**
+   * Brings the followed peer's first row in sight to the top, then its primary caret into
+   * sight when the peer has it in sight too (or publishes no viewport). A peer who scrolled
+   * away from their caret is looking at their rows, not at it; but when their rows do not fit
+   * in this view, the caret among them wins.
+   */
   private keepInSight(): void {
     const followed = this.followed
     if (followed === null || this.disposed || this.editor.isDestroyed()) return
@@ -309,17 +310,15 @@ export class PeerFollowing {
     if (state === undefined) return
     const buffer = this.editor.getBuffer()
     const viewport = readViewport(state)
-    if (viewport !== null && this.viewport !== null) {
-      const top = buffer.positionForRelativePosition(viewport.start)
-      if (top !== null && !(this.lastTop?.isEqual(top) ?? false)) {
-        this.lastTop = top
-        this.viewport.scrollBufferPositionToTop(top)
-      }
-    }
+    const top = viewport === null ? null : buffer.positionForRelativePosition(viewport.start)
+    const bottom = viewport === null ? null : buffer.positionForRelativePosition(viewport.end)
+    if (top !== null && this.viewport !== null) this.viewport.scrollBufferPositionToTop(top)
     const primary = readSelections(state).at(-1)
     const caret = primary === undefined ? null : buffer.positionForRelativePosition(primary.head)
-    // The caret wins when the peer's rows do not fit in this view.
-    if (caret !== null) this.editor.scrollToBufferPosition(caret)
+    if (caret === null) return
+    const caretInTheirSight =
+      top === null || bottom === null || (caret.compare(top) >= 0 && caret.compare(bottom) <= 0)
+    if (caretInTheirSight) this.editor.scrollToBufferPosition(caret)
   }
 
   private schedulePublish(): void {
