@@ -36,6 +36,7 @@ const ui = {
   toolbar: element('toolbar'),
   people: element('people'),
   notice: element('notice'),
+  following: element('following'),
 }
 
 const STATUS_LABELS: Record<ConnectionStatus, string> = {
@@ -106,10 +107,16 @@ const open = (address: PageAddress): void => {
     offline: true,
   })
   const pane = mountEditor(editor, ui.editor, `Document ${address.room}`, theme)
+  const viewport = connection.attachViewport(pane.viewport)
   const softWrap = editor.onDidChangeSoftWrapped(() => updateToolbar())
   const cleanups = [
     () => softWrap.dispose(),
-    showPresence(connection.awareness, ui.people),
+    () => viewport.dispose(),
+    showPresence(connection.awareness, ui.people, {
+      control: connection,
+      bar: ui.following,
+      notify: (text) => notify(text),
+    }),
     bindLanguagePicker(ui.language, connection.doc, (id) => editor.setGrammar(id)),
   ]
   session = { room: address.room, editor, connection, pane, cleanups }
