@@ -59,7 +59,10 @@ export interface ConnectOptions {
   readonly autoConnect?: boolean
   /** Longest wait between two connection attempts, in milliseconds (default 2500). */
   readonly maxBackoffMs?: number
-  /** How often the editor's selections may be published; see `bindAwareness`. */
+  /**
+   * How often the editor's selections may be published (see `bindAwareness`), and the rows in
+   * sight (see `attachViewport`).
+   */
   readonly throttleMs?: number
   /**
    * Puts the editor's selections back where this user last had them in this room, once the

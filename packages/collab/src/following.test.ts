@@ -166,6 +166,18 @@ describe('following a peer', () => {
     expect((await stops(() => bob.editor.undo()))?.reason).toBe('edit')
   })
 
+  it("goes on when soft wrap moves the follower's selection on screen only", async () => {
+    const { ada, bob } = await openPair()
+    bob.editor.setCursorBufferPosition([450, 6])
+    bob.connection.follow(ada.clientId)
+    let screenMoves = 0
+    bob.editor.onDidChangeSelectionRange(() => screenMoves++)
+    bob.editor.setEditorWidthInChars(4)
+    bob.editor.setSoftWrapped(true)
+    expect(screenMoves).toBeGreaterThan(0)
+    expect(bob.connection.following).toBe(ada.clientId)
+  })
+
   it('stops with a notice when the followed peer leaves', async () => {
     const { ada, bob } = await openPair()
     bob.connection.follow(ada.clientId)

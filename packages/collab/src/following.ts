@@ -15,7 +15,7 @@
  * user scrolling. Remote edits move the followed peer's text and keep it followed. A peer who
  * leaves stops it too, with that reason.
  */
-import type { TextEditor } from '@tandem/editor'
+import type { SelectionRangeChangeEvent, TextEditor } from '@tandem/editor'
 import {
   type AwarenessViewport,
   readFollowing,
@@ -81,6 +81,13 @@ interface AwarenessChanges {
   readonly removed: readonly number[]
 }
 
+/**
+ * How often the rows in sight are published at most, in milliseconds, unless `throttleMs` says
+ * otherwise: ten updates a second follow a scroll closely enough, and keep a peer scrolling
+ * while it drags a selection well within a server's rate of messages.
+ */
+const VIEWPORT_MS = 100
+
 const sameIds = (a: readonly number[], b: readonly number[]): boolean =>
   a.length === b.length && a.every((id, index) => id === b[index])
 
@@ -127,12 +134,16 @@ export class PeerFollowing {
       // Edits move selections inside their transaction; changes outside one are the user's.
       if (!this.inTransaction) this.stop('selection')
     }
+    const rangeChanged = ({ oldBufferRange, newBufferRange }: SelectionRangeChangeEvent) => {
+      // A selection that moved on screen only (soft wrap at a new width) was not moved.
+      if (!oldBufferRange.isEqual(newBufferRange)) selectionChanged()
+    }
     this.subscriptions.add(
       editor.getBuffer().onDidChange((event) => {
         if (event.local) this.stop('edit')
         else this.scheduleKeepInSight()
       }),
-      editor.onDidChangeSelectionRange(selectionChanged),
+      editor.onDidChangeSelectionRange(rangeChanged),
       editor.onDidAddSelection(selectionChanged),
       editor.onDidRemoveSelection(selectionChanged),
       editor.onDidDestroy(() => this.dispose()),
@@ -203,7 +214,7 @@ export class PeerFollowing {
 
   /**
    * Takes the rows in sight from `viewport` (publishing them as the awareness `viewport`
-   * field, at most once per frame or per `throttleMs`), scrolls it while following, and
+   * field, at most every 100 ms, or every `throttleMs` when given), scrolls it while following, and
    * stops following when its user scrolls. Replaces a viewport attached before; disposing the
    * returned Disposable detaches it and clears the field.
    *
@@ -326,7 +337,7 @@ export class PeerFollowing {
     this.cancelPublish = runSoon(() => {
       this.cancelPublish = null
       this.publishViewport()
-    }, this.timing.throttleMs)
+    }, this.timing.throttleMs ?? VIEWPORT_MS)
   }
 
   private publishViewport(): void {
