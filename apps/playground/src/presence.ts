@@ -177,10 +177,22 @@ export const showPresence = (
           toggle: (clientId) =>
             control.following === clientId ? control.unfollow() : control.follow(clientId),
         }
+  let shown = ''
   const update = () => {
     const people = presentPeople(awareness)
     for (const person of people) names.set(person.clientId, person.name)
-    renderPeople(list, people, state())
+    const follows = state()
+    // Carets move all the time; the list changes only with who is here and who follows whom,
+    // and is drawn again only then, so a focused button stays put.
+    const key = JSON.stringify([people, follows?.following, follows?.followers])
+    if (key === shown) return
+    shown = key
+    const focused = list.ownerDocument.activeElement?.closest<HTMLElement>('.person')
+    const focusedId = focused && list.contains(focused) ? focused.dataset.clientId : undefined
+    renderPeople(list, people, follows)
+    if (focusedId !== undefined) {
+      list.querySelector<HTMLElement>(`.person[data-client-id="${focusedId}"] button`)?.focus()
+    }
     if (follow !== undefined && control !== undefined) {
       const followed = control.following
       renderFollowing(

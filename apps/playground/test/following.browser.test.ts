@@ -203,6 +203,16 @@ describe('following someone in the playground', () => {
     await followButton(bob, 'Ada').focus()
     await bob.keyboard.press('Space')
     expect((await sidebar(bob)).following).toBe('Following Ada')
+    // The focus stays on the button, which says it is pressed; Space again stops, and again follows.
+    const focused = () =>
+      bob.evaluate(() => document.activeElement?.getAttribute('aria-pressed') ?? 'not a toggle')
+    expect(await focused()).toBe('true')
+    await bob.keyboard.press('Space')
+    expect(await focused()).toBe('false')
+    expect((await sidebar(bob)).following).toBeNull()
+    await bob.keyboard.press('Enter')
+    expect(await focused()).toBe('true')
+    expect((await sidebar(bob)).following).toBe('Following Ada')
     await vi.waitFor(
       async () => expect(adaRows[0] - (await rowsInSight(bob))[0]).toBeOneOf([0, 1]),
       WAIT,
