@@ -429,11 +429,7 @@ export class EditorView {
   getVisibleBufferRange(): Range {
     const { lineHeight } = this.geometry.metrics
     const rowCount = this.editor.getScreenLineCount()
-    const { startRow, endRow } = rowsInSight(this.scroller, lineHeight, rowCount, 0)
-    const lastRow = Math.max(startRow, endRow - 1)
-    return this.editor.bufferRangeForScreenRange(
-      new Range(new Point(startRow, 0), new Point(lastRow, Number.POSITIVE_INFINITY)),
-    )
+    return this.bufferRangeOfRows(rowsInSight(this.scroller, lineHeight, rowCount, 0))
   }
 
   /**
@@ -507,6 +503,8 @@ export class EditorView {
 
     // Writes: the rows and the gutter.
     const { startRow, endRow } = this.rowsInSight()
+    // Read with the rows above, before anything is written: no second layout.
+    const inSight = rowsInSight(this.scroller, lineHeight, editor.getScreenLineCount(), 0)
     const screenLines = editor.displayLayer.getScreenLines(startRow, endRow)
     this.colouring.render(startRow, endRow, screenLines, lineHeight)
     this.gutter.render(startRow, endRow, screenLines, lineHeight)
@@ -549,7 +547,7 @@ export class EditorView {
     this.announcer.update(boxes.peers)
     this.placeInput(cursor.row * lineHeight, inputLeft)
     this.input.sync()
-    this.reportVisibleRange()
+    this.reportVisibleRange(inSight)
   }
 
   /** Removes the view from the element and stops listening. The editor stays. Safe twice. */
@@ -610,11 +608,19 @@ export class EditorView {
     return command(this.commandContext) !== false
   }
 
-  /** Emits the rows in sight when they changed, or when the user scrolled. */
-  private reportVisibleRange(): void {
+  /** The buffer range from the start of a span's first screen row to the end of its last. */
+  private bufferRangeOfRows({ startRow, endRow }: RowSpan): Range {
+    const lastRow = Math.max(startRow, endRow - 1)
+    return this.editor.bufferRangeForScreenRange(
+      new Range(new Point(startRow, 0), new Point(lastRow, Number.POSITIVE_INFINITY)),
+    )
+  }
+
+  /** Emits the rows in sight (`inSight`) when they changed, or when the user scrolled. */
+  private reportVisibleRange(inSight: RowSpan): void {
     const byUser = this.userScroll.takeUserScroll()
     if (!byUser && this.emitter.listenerCountForEventName('did-change-visible-range') === 0) return
-    const range = this.getVisibleBufferRange()
+    const range = this.bufferRangeOfRows(inSight)
     if (!byUser && this.visibleRange?.isEqual(range)) return
     this.visibleRange = range
     this.emitter.emit('did-change-visible-range', { range, byUser })
