@@ -3,6 +3,7 @@
  * The editor pane: `@tandem/view`'s DOM view of a TextEditor, filling its element. This is the
  * one module of the app that knows the view.
  */
+import type { FollowViewport } from '@tandem/collab'
 import type { TextEditor } from '@tandem/editor'
 import { type EditorTheme, EditorView, readableKeystrokes } from '@tandem/view'
 import { commandTitle, type PaletteCommand } from './command-palette.js'
@@ -11,6 +12,8 @@ import { commandTitle, type PaletteCommand } from './command-palette.js'
 export interface EditorPane {
   /** The editor shown. */
   readonly editor: TextEditor
+  /** The rows in sight, for following and being followed (the view itself). */
+  readonly viewport: FollowViewport
   /** Gives the editor the keyboard focus. */
   focus(): void
   /** Shows the editor's light or dark theme, or follows the system (`auto`). */
@@ -37,6 +40,7 @@ export const mountEditor = (
   const view = new EditorView(editor, element, { label, theme })
   return {
     editor,
+    viewport: view,
     focus: () => view.focus(),
     setTheme: (next) => view.setTheme(next),
     commands: () =>

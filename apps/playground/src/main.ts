@@ -38,6 +38,7 @@ const ui = {
   toolbar: element('toolbar'),
   people: element('people'),
   notice: element('notice'),
+  following: element('following'),
 }
 
 const STATUS_LABELS: Record<ConnectionStatus, string> = {
@@ -108,10 +109,16 @@ const open = (address: PageAddress): void => {
     offline: true,
   })
   const pane = mountEditor(editor, ui.editor, `Document ${address.room}`, theme)
+  const viewport = connection.attachViewport(pane.viewport)
   const softWrap = editor.onDidChangeSoftWrapped(() => updateToolbar())
   const cleanups = [
     () => softWrap.dispose(),
-    showPresence(connection.awareness, ui.people),
+    () => viewport.dispose(),
+    showPresence(connection.awareness, ui.people, {
+      control: connection,
+      bar: ui.following,
+      notify: (text) => notify(text),
+    }),
     showSaved(connection, ui.saved),
     bindLanguagePicker(ui.language, connection.doc, (id) => editor.setGrammar(id)),
   ]

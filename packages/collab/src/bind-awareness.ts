@@ -4,6 +4,7 @@
 import type { TextEditor } from '@tandem/editor'
 import type { Disposable, DisposableLike } from '@tandem/text'
 import type { Awareness } from 'y-protocols/awareness'
+import { PeerFollowing } from './following.js'
 import type { CollabUser, RemoteCursor } from './peers.js'
 import { RemoteCursors } from './remote-cursors.js'
 import { SelectionPublisher, type SelectionPublisherOptions } from './selection-publisher.js'
@@ -28,12 +29,15 @@ export interface AwarenessBinding extends DisposableLike {
   flush(): void
   /** Starts publishing the editor's selections, when `holdSelections` held them. */
   releaseSelections(): void
+  /** Following other peers in this editor's view, and who follows this client. */
+  readonly peerFollowing: PeerFollowing
 }
 
 /**
  * Shares `editor`'s selections through `awareness` and shows every other client's carets and
  * selections in it as markers and decorations, until disposed or the editor is destroyed.
- * Disposing clears this client's `cursor` and `selections` and removes the remote markers.
+ * Disposing clears this client's `cursor`, `selections`, `viewport` and `following` and removes
+ * the remote markers. `peerFollowing` follows other peers (see `PeerFollowing`).
  *
  * @example
  * const binding = bindAwareness(editor, provider.awareness, { user: { name: 'Ada', color: '#d33' } })
@@ -53,6 +57,7 @@ export const bindAwareness = (
   }
   const publisher = new SelectionPublisher(editor, awareness, user, options)
   const remote = new RemoteCursors(editor, awareness, user)
+  const peerFollowing = new PeerFollowing(editor, awareness, options)
   return {
     editor,
     awareness,
@@ -60,7 +65,9 @@ export const bindAwareness = (
     onDidChangeRemoteCursors: (callback) => remote.onDidChange(callback),
     flush: () => publisher.flush(),
     releaseSelections: () => publisher.release(),
+    peerFollowing,
     dispose: () => {
+      peerFollowing.dispose()
       publisher.dispose()
       remote.dispose()
     },

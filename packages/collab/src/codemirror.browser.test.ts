@@ -1,7 +1,9 @@
 /**
  * Tandem and CodeMirror 6 with y-codemirror.next (`yCollab`) in one room of a real y-websocket
  * server: CodeMirror in Chromium, Tandem in Node. Text goes both ways, and each side shows the
- * other's caret and selection where it is, also after an edit before it.
+ * other's caret and selection where it is, also after an edit before it. Tandem publishes its
+ * rows in sight (`viewport`) throughout, which y-codemirror.next ignores, and follows the
+ * CodeMirror user by their caret.
  */
 import { fileURLToPath } from 'node:url'
 import { TextBuffer } from '@tandem/buffer'
@@ -14,6 +16,7 @@ import { launchChromium } from '../../../testing/browser.js'
 import { type PageServer, servePage } from '../../../testing/page-server.js'
 import { type CollabConnection, connect } from './connect.js'
 import type { CodeMirrorPage, CodeMirrorUser } from './testing/codemirror-page.js'
+import { RowsViewport } from './testing/rows-viewport.js'
 import { YWebsocketServer } from './testing/y-websocket-server.js'
 
 const WAIT = { timeout: 15_000, interval: 25 }
@@ -38,6 +41,8 @@ const highlight = (from: number, to: number) => ({ from, to, color: TANDEM_CSS.c
 interface TandemPeer {
   readonly editor: TextEditor
   readonly connection: CollabConnection
+  /** Ten rows in sight, published as the awareness `viewport` field. */
+  readonly viewport: RowsViewport
 }
 
 describe('Tandem and CodeMirror (y-codemirror.next) in one room', () => {
@@ -66,6 +71,7 @@ describe('Tandem and CodeMirror (y-codemirror.next) in one room', () => {
   })
   afterEach(async () => {
     tandem?.connection.destroy()
+    tandem?.viewport.dispose()
     tandem?.editor.destroy()
     tandem = null
     await context?.close()
@@ -96,8 +102,11 @@ describe('Tandem and CodeMirror (y-codemirror.next) in one room', () => {
       crossTab: false,
       throttleMs: 0,
     })
-    tandem = { editor, connection }
+    const viewport = new RowsViewport(editor, 10)
+    connection.attachViewport(viewport)
+    tandem = { editor, connection, viewport }
     await connection.whenSynced
+    expect(connection.awareness.getLocalState()?.viewport).toBeTruthy()
   }
 
   const peer = (): TandemPeer => {
@@ -262,6 +271,35 @@ describe('Tandem and CodeMirror (y-codemirror.next) in one room', () => {
     await vi.waitFor(async () => {
       expect(await cm.remoteCarets()).toEqual([caretAt(31)])
     }, WAIT)
+  })
+
+  it('follows the CodeMirror user by their caret, and CodeMirror goes on drawing Tandem', async () => {
+    await openBoth()
+    const { editor, connection, viewport } = peer()
+    const lines = Array.from({ length: 100 }, (_, row) => `row ${row}`)
+    await typeInTandem(0, lines.join('\n'))
+    editor.setCursorBufferPosition([2, 1])
+    await vi.waitFor(async () => expect(await cm.remoteCarets()).toHaveLength(1), WAIT)
+
+    const [cmClient] = [...connection.awareness.getStates().keys()].filter(
+      (id) => id !== connection.awareness.clientID,
+    )
+    connection.follow(cmClient!)
+    expect(connection.awareness.getLocalState()?.following).toBe(cmClient)
+    // CodeMirror's caret goes to row 80: Tandem's rows follow it (CodeMirror has no viewport).
+    const offset = lines.slice(0, 80).join('\n').length + 1
+    await cm.select(offset + 2, offset + 2)
+    await vi.waitFor(() => expect(viewport.rows()).toEqual([71, 80]), WAIT)
+    expect(connection.following).toBe(cmClient)
+    // CodeMirror still draws Tandem's caret where it is, the extra fields ignored.
+    const caret = editor.getBuffer().characterIndexForPosition(editor.getCursorBufferPosition())
+    await vi.waitFor(async () => expect(await cm.remoteCarets()).toEqual([caretAt(caret)]), WAIT)
+    // CodeMirror's typing does not stop it; Tandem's does.
+    await cm.insertAt(offset, '> ')
+    await vi.waitFor(() => expect(editor.lineTextForBufferRow(80)).toBe('> row 80'), WAIT)
+    expect(connection.following).toBe(cmClient)
+    editor.insertText('!')
+    expect(connection.following).toBeNull()
   })
 
   it('agrees on where a caret is after the other side inserts exactly at it', async () => {

@@ -13,7 +13,7 @@ import {
   sessionRequest,
   tokenMessage,
 } from '@tandem/protocol'
-import { CompositeDisposable, type Disposable, Emitter } from '@tandem/text'
+import { CompositeDisposable, Disposable, Emitter } from '@tandem/text'
 import { IndexeddbPersistence } from 'y-indexeddb'
 import * as authProtocol from 'y-protocols/auth'
 import { Awareness } from 'y-protocols/awareness'
@@ -28,6 +28,7 @@ import {
   probeConnection,
 } from './auth-failure.js'
 import { type AwarenessBinding, bindAwareness } from './bind-awareness.js'
+import type { FollowingChangeEvent, FollowViewport, PeerFollowing } from './following.js'
 import type { CollabUser, RemoteCursor } from './peers.js'
 import { restoreSession } from './session.js'
 import { type SavedStatus, UnsavedUpdates } from './unsaved-updates.js'
@@ -67,7 +68,10 @@ export interface ConnectOptions {
   readonly autoConnect?: boolean
   /** Longest wait between two connection attempts, in milliseconds (default 2500). */
   readonly maxBackoffMs?: number
-  /** How often the editor's selections may be published; see `bindAwareness`. */
+  /**
+   * How often the editor's selections may be published (see `bindAwareness`), and the rows in
+   * sight (see `attachViewport`).
+   */
   readonly throttleMs?: number
   /**
    * Puts the editor's selections back where this user last had them in this room, once the
@@ -155,6 +159,34 @@ export interface CollabConnection {
    * @example connection.renewToken(await fetchFreshToken())
    */
   renewToken(token: string): void
+  /** The client id of the peer this client follows, or null (see `follow`). */
+  readonly following: number | null
+  /**
+   * Follows the peer with awareness client id `clientId`: the editor's view keeps that peer's
+   * rows and primary caret in sight and scrolls as they scroll, until this user edits, changes
+   * a selection or scrolls, or the peer leaves (see `PeerFollowing`). Needs an editor; its
+   * view scrolls rows to the top once attached with `attachViewport`, and only the caret is
+   * kept in sight until then.
+   *
+   * @example connection.follow(connection.getRemoteCursors()[0].clientId)
+   */
+  follow(clientId: number): void
+  /** Stops following, with reason `unfollow`. */
+  unfollow(): void
+  /** The client ids of the peers following this client, in increasing order. */
+  followers(): number[]
+  /** Calls `callback` when this client starts, moves or stops following, with why it stopped. */
+  onDidChangeFollowing(callback: (event: FollowingChangeEvent) => void): Disposable
+  /** Calls `callback` with the followers' client ids whenever they change. */
+  onDidChangeFollowers(callback: (followers: readonly number[]) => void): Disposable
+  /**
+   * Attaches the view showing the editor (an `EditorView` from `@tandem/view` fits): its rows in
+   * sight are published for followers, it is scrolled while following, and its user's scrolling
+   * stops following. Dispose the result when the view goes.
+   *
+   * @example const attached = connection.attachViewport(view)
+   */
+  attachViewport(viewport: FollowViewport): Disposable
   /** Closes the server connection and stops the attempts; local editing goes on. */
   disconnect(): void
   /** Disconnects, clears this user's carets from other peers, and releases everything. */
@@ -314,6 +346,43 @@ class Connection implements CollabConnection {
 
   onDidRestoreSession(callback: (ranges: Range[]) => void): Disposable {
     return this.emitter.on('did-restore-session', callback)
+  }
+
+  get following(): number | null {
+    return this.binding?.peerFollowing.following ?? null
+  }
+
+  follow(clientId: number): void {
+    this.assertAlive('follow')
+    this.peerFollowing('follow').follow(clientId)
+  }
+
+  unfollow(): void {
+    this.binding?.peerFollowing.unfollow()
+  }
+
+  followers(): number[] {
+    return this.binding?.peerFollowing.followers() ?? []
+  }
+
+  onDidChangeFollowing(callback: (event: FollowingChangeEvent) => void): Disposable {
+    return this.binding?.peerFollowing.onDidChangeFollowing(callback) ?? new Disposable()
+  }
+
+  onDidChangeFollowers(callback: (followers: readonly number[]) => void): Disposable {
+    return this.binding?.peerFollowing.onDidChangeFollowers(callback) ?? new Disposable()
+  }
+
+  attachViewport(viewport: FollowViewport): Disposable {
+    this.assertAlive('attachViewport')
+    return this.peerFollowing('attachViewport').attachViewport(viewport)
+  }
+
+  private peerFollowing(method: string): PeerFollowing {
+    if (this.binding === null) {
+      throw new Error(`${method}: following needs a connection made with an editor`)
+    }
+    return this.binding.peerFollowing
   }
 
   reconnect(): void {

@@ -9,12 +9,17 @@
 export {
   AUTH_CLOSE_CODES,
   type AwarenessSelection,
+  type AwarenessViewport,
   type IdJSON,
   MAX_REMOTE_SELECTIONS,
+  MAX_VIEWPORT_JSON_LENGTH,
   type RelativePositionJSON,
   type RelativeSelection,
+  type RelativeViewport,
+  readFollowing,
   readSelections,
   readUser,
+  readViewport,
   relativePositionFromJSON,
   relativePositionToJSON,
 } from '@tandem/protocol'
@@ -36,6 +41,12 @@ export {
   connect,
   type WebSocketClass,
 } from './connect.js'
+export {
+  type FollowingChangeEvent,
+  type FollowStopReason,
+  type FollowViewport,
+  PeerFollowing,
+} from './following.js'
 export {
   type CollabUser,
   isSameUser,

@@ -14,6 +14,7 @@ import {
 import { CompositeDisposable } from '@tandem/text'
 import type { Awareness } from 'y-protocols/awareness'
 import type { CollabUser } from './peers.js'
+import { checkThrottle, runSoon } from './soon.js'
 
 /** The awareness fields a publisher writes. */
 interface PublishedFields {
@@ -62,8 +63,6 @@ export interface SelectionPublisherOptions extends PublishTiming {
   readonly holdSelections?: boolean
 }
 
-const FRAME_MS = 16
-
 /**
  * `count` of `selections` (in buffer order, more than `count` besides `primary`) other than
  * `primary`: those nearest it.
@@ -105,10 +104,7 @@ export class SelectionPublisher {
     private readonly timing: SelectionPublisherOptions = {},
   ) {
     this.holding = timing.holdSelections === true
-    const throttle = timing.throttleMs
-    if (throttle !== undefined && !(typeof throttle === 'number' && throttle >= 0)) {
-      throw new RangeError(`throttleMs must be a number of milliseconds >= 0, got ${throttle}`)
-    }
+    checkThrottle(timing.throttleMs)
     const schedule = () => this.schedule()
     this.subscriptions.add(
       editor.onDidChangeSelectionRange(schedule),
@@ -183,22 +179,10 @@ export class SelectionPublisher {
 
   private schedule(): void {
     if (this.scheduled !== null || this.disposed) return
-    const run = () => {
+    this.scheduled = runSoon(() => {
       this.scheduled = null
       this.flush()
-    }
-    const throttle = this.timing.throttleMs
-    const frame = (globalThis as { requestAnimationFrame?: (callback: () => void) => number })
-      .requestAnimationFrame
-    if (throttle === undefined && frame !== undefined) {
-      const handle = frame(run)
-      const cancel = (globalThis as { cancelAnimationFrame?: (handle: number) => void })
-        .cancelAnimationFrame
-      this.scheduled = () => cancel?.(handle)
-    } else {
-      const timer = setTimeout(run, throttle ?? FRAME_MS)
-      this.scheduled = () => clearTimeout(timer)
-    }
+    }, this.timing.throttleMs)
   }
 
   private cancelScheduled(): void {

@@ -5,7 +5,8 @@
  *   tabs), as y-codemirror.next and y-monaco use it;
  * - `cursor: {anchor, head}`: the primary selection, as y-codemirror.next reads it;
  * - `selections: [{anchor, head}, ...]`: every selection, the primary one last (multi-cursor;
- *   other bindings ignore it).
+ *   other bindings ignore it);
+ * - `viewport` and `following`, for following a peer (see viewport-fields.ts).
  *
  * Anchors and heads are relative positions in their full JSON form (see relative-json.ts).
  * A peer's state comes from the network: the readers here take what is well-formed and leave
@@ -13,6 +14,7 @@
  */
 import type * as Y from 'yjs'
 import { type RelativePositionJSON, relativePositionFromJSON } from './relative-json.js'
+import type { AwarenessViewport } from './viewport-fields.js'
 
 /**
  * Who a peer is, as its awareness `user` field says. `id` tells the user's own other tabs
@@ -51,6 +53,10 @@ export interface AwarenessFields {
   readonly cursor?: AwarenessSelection | null
   /** Every selection, the primary one last, or null when the peer shows none. */
   readonly selections?: readonly AwarenessSelection[] | null
+  /** The rows the peer has in sight, or null when it shows none (see `readViewport`). */
+  readonly viewport?: AwarenessViewport | null
+  /** The client id of the peer this one follows, or null (see `readFollowing`). */
+  readonly following?: number | null
 }
 
 /** A selection read from a peer's state, as relative positions. */

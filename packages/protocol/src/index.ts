@@ -2,7 +2,7 @@
  * @tandem/protocol: what Tandem adds to the y-websocket wire protocol, in one place for both
  * ends (`@tandem/collab` and `@tandem/server`): the message types, the session and token
  * messages, the codes and reasons of refused access, the awareness fields (`user`, `cursor`,
- * `selections`) with the readers and checks of untrusted awareness states, and the limits
+ * `selections`, `viewport`, `following`) with the readers and checks of untrusted awareness states, and the limits
  * both ends apply. Pure functions over lib0's encoders and decoders.
  *
  * @module @tandem/protocol
@@ -60,3 +60,10 @@ export {
   sessionRequest,
 } from './session-message.js'
 export { readTokenMessage, tokenMessage } from './token-message.js'
+export {
+  type AwarenessViewport,
+  MAX_VIEWPORT_JSON_LENGTH,
+  type RelativeViewport,
+  readFollowing,
+  readViewport,
+} from './viewport-fields.js'

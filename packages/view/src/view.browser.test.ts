@@ -233,6 +233,55 @@ describe('EditorView rendering', () => {
     }
   })
 
+  it('reports the rows in sight, telling the user scrolling from its own, and scrolls a row to the top', async () => {
+    await open({ text: lines(1_000, (i) => `line ${i}`), width: 600, height: 400 })
+    type Seen = { start: number; end: number; byUser: boolean }[]
+    const seen = () =>
+      inPage(page, () => (globalThis as unknown as { seen: Seen }).seen.splice(0) as Seen)
+    const first = await inPage(page, async (vp) => {
+      const store = globalThis as unknown as { seen: Seen }
+      store.seen = []
+      vp.a.view!.onDidChangeVisibleRange(({ range, byUser }) =>
+        store.seen.push({ start: range.start.row, end: range.end.row, byUser }),
+      )
+      const inSight = vp.a.view!.getVisibleBufferRange()
+      vp.a.view!.scrollBufferPositionToTop([300, 4])
+      await vp.frames()
+      return { inSight: inSight.toString(), perPage: vp.a.view!.getRowsPerPage() }
+    })
+    expect(first.inSight).toMatch(/^\[\(0, 0\) - \(\d+, \d+\)\]$/)
+    const perPage = first.perPage
+    const toTop = await seen()
+    expect(toTop.at(-1)).toMatchObject({ start: 300, byUser: false })
+    expect(toTop.at(-1)!.end - 300).toBeGreaterThanOrEqual(perPage - 1)
+    expect(toTop.every(({ byUser }) => !byUser)).toBe(true)
+
+    // A cursor far below: the view scrolls to it by itself.
+    await inPage(page, async (vp) => {
+      vp.a.editor.setCursorBufferPosition([700, 0])
+      await vp.frames()
+    })
+    const autoscrolled = await seen()
+    expect(autoscrolled.at(-1)?.end).toBeGreaterThanOrEqual(700)
+    expect(autoscrolled.every(({ byUser }) => !byUser)).toBe(true)
+
+    // The wheel: the user scrolls.
+    const box = (await page.locator('.tandem-scroller').boundingBox())!
+    await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2)
+    await page.mouse.wheel(0, -1_500)
+    await expect
+      .poll(async () => (await seen()).some(({ byUser }) => byUser), { timeout: 5_000 })
+      .toBe(true)
+    // The view's own scrolling right after it is not taken for the user's.
+    await page.waitForTimeout(500)
+    await seen()
+    await inPage(page, async (vp) => {
+      vp.a.view!.scrollBufferPositionToTop([10, 0])
+      await vp.frames()
+    })
+    expect(await seen()).toEqual([expect.objectContaining({ start: 10, byUser: false })])
+  })
+
   it('an edit rebuilds only the rows it changed; rows below keep their elements', async () => {
     await open({ text: lines(40, (i) => `row ${i}`), width: 600, height: 500 })
     const touched = await inPage(page, async (vp) => {

@@ -12,7 +12,14 @@
  * writes the rows first, then reads positions, then writes the boxes: one layout per frame.
  */
 import { type AutoscrollRequest, OccurrenceSelector, type TextEditor } from '@tandem/editor'
-import { CompositeDisposable, Disposable, Point, type PointLike } from '@tandem/text'
+import {
+  CompositeDisposable,
+  Disposable,
+  Emitter,
+  Point,
+  type PointLike,
+  Range,
+} from '@tandem/text'
 import { BracketHighlight } from './bracket-highlight.js'
 import { ChordInput } from './chord-input.js'
 import { ClipboardEvents } from './clipboard.js'
@@ -40,10 +47,24 @@ import { installStyles } from './styles.js'
 import { SyntaxColouring } from './syntax-colouring.js'
 import { type PixelPosition, TextGeometry } from './text-geometry.js'
 import { applyTheme, assertTheme, type EditorTheme } from './theme.js'
+import { UserScroll } from './user-scroll.js'
 import { VIEW_COMMANDS, type ViewCommandHost } from './view-commands.js'
 import { checkViewOptions, type EditorViewOptions } from './view-options.js'
 import { buildViewSkeleton } from './view-skeleton.js'
 import { FontZoom } from './zoom.js'
+
+/**
+ * What `onDidChangeVisibleRange` reports: the buffer range of the rows in sight, and whether
+ * the user scrolled (wheel, touch, scroll bar) rather than the view or a program.
+ *
+ * @example view.onDidChangeVisibleRange(({ range, byUser }) => byUser && stopFollowing())
+ */
+export interface VisibleRangeChangeEvent {
+  /** From the start of the first row in sight to the end of the last, in buffer coordinates. */
+  readonly range: Range
+  /** True when the change comes from the user's own scrolling. */
+  readonly byUser: boolean
+}
 
 /** The shortest time between two updates drawn in input events, in milliseconds. */
 const INPUT_UPDATE_INTERVAL = 8
@@ -101,6 +122,9 @@ export class EditorView {
   private theme: EditorTheme
   private lastInputUpdate = Number.NEGATIVE_INFINITY
   private readonly colouring: SyntaxColouring
+  private readonly userScroll: UserScroll
+  private readonly emitter = new Emitter<{ 'did-change-visible-range': VisibleRangeChangeEvent }>()
+  private visibleRange: Range | null = null
 
   constructor(
     /** The editor shown. */
@@ -217,7 +241,11 @@ export class EditorView {
     }
 
     const display = editor.displayLayer
-    const onScroll = () => this.scheduleUpdate()
+    this.userScroll = new UserScroll(this.scroller)
+    const onScroll = () => {
+      this.userScroll.noteScroll()
+      this.scheduleUpdate()
+    }
     this.scroller.addEventListener('scroll', onScroll, { passive: true })
     const view = document.defaultView
     const resizeObserver =
@@ -392,6 +420,41 @@ export class EditorView {
     return this.geometry.screenPositionForPixel({ top, left })
   }
 
+  /**
+   * The buffer range of the rows in sight, partly visible ones included: from the start of
+   * the first to the end of the last.
+   *
+   * @example view.getVisibleBufferRange().start.row // => 0 at the top
+   */
+  getVisibleBufferRange(): Range {
+    const { lineHeight } = this.geometry.metrics
+    const rowCount = this.editor.getScreenLineCount()
+    return this.bufferRangeOfRows(rowsInSight(this.scroller, lineHeight, rowCount, 0))
+  }
+
+  /**
+   * Calls `callback` after the rows in sight changed (scrolling, resizing, edits above them),
+   * at most once per update, with their buffer range and whether the user scrolled.
+   *
+   * @example view.onDidChangeVisibleRange(({ range }) => publish(range))
+   */
+  onDidChangeVisibleRange(callback: (event: VisibleRangeChangeEvent) => void): Disposable {
+    return this.emitter.on('did-change-visible-range', callback)
+  }
+
+  /**
+   * Scrolls vertically so that the screen row of buffer `position` (clipped) is the first
+   * row in sight, or as near as the scroll range allows.
+   *
+   * @example view.scrollBufferPositionToTop([120, 0])
+   */
+  scrollBufferPositionToTop(position: PointLike): void {
+    const { row } = this.editor.screenPositionForBufferPosition(position)
+    this.userScroll.viewScrolls()
+    this.scroller.scrollTop = row * this.geometry.metrics.lineHeight
+    this.scheduleUpdate()
+  }
+
   /** The vertical scroll offset in pixels. */
   getScrollTop(): number {
     return this.scroller.scrollTop
@@ -399,6 +462,7 @@ export class EditorView {
 
   /** Scrolls vertically to `top` pixels (rows render on the next update). */
   setScrollTop(top: number): void {
+    this.userScroll.viewScrolls()
     this.scroller.scrollTop = top
   }
 
@@ -432,10 +496,15 @@ export class EditorView {
     }
     const request = this.autoscrollRequest
     this.autoscrollRequest = null
-    if (request !== null) scrollVertically(this.scroller, request, lineHeight)
+    if (request !== null) {
+      this.userScroll.viewScrolls()
+      scrollVertically(this.scroller, request, lineHeight)
+    }
 
     // Writes: the rows and the gutter.
     const { startRow, endRow } = this.rowsInSight()
+    // Read with the rows above, before anything is written: no second layout.
+    const inSight = rowsInSight(this.scroller, lineHeight, editor.getScreenLineCount(), 0)
     const screenLines = editor.displayLayer.getScreenLines(startRow, endRow)
     this.colouring.render(startRow, endRow, screenLines, lineHeight)
     this.gutter.render(startRow, endRow, screenLines, lineHeight)
@@ -478,6 +547,7 @@ export class EditorView {
     this.announcer.update(boxes.peers)
     this.placeInput(cursor.row * lineHeight, inputLeft)
     this.input.sync()
+    this.reportVisibleRange(inSight)
   }
 
   /** Removes the view from the element and stops listening. The editor stays. Safe twice. */
@@ -489,6 +559,8 @@ export class EditorView {
       this.frame = null
     }
     this.subscriptions.dispose()
+    this.userScroll.dispose()
+    this.emitter.dispose()
     this.colouring.dispose()
     this.geometry.dispose()
     this.gutter.dispose()
@@ -534,6 +606,24 @@ export class EditorView {
     const command = EDITOR_COMMANDS[name]
     if (command === undefined) return false
     return command(this.commandContext) !== false
+  }
+
+  /** The buffer range from the start of a span's first screen row to the end of its last. */
+  private bufferRangeOfRows({ startRow, endRow }: RowSpan): Range {
+    const lastRow = Math.max(startRow, endRow - 1)
+    return this.editor.bufferRangeForScreenRange(
+      new Range(new Point(startRow, 0), new Point(lastRow, Number.POSITIVE_INFINITY)),
+    )
+  }
+
+  /** Emits the rows in sight (`inSight`) when they changed, or when the user scrolled. */
+  private reportVisibleRange(inSight: RowSpan): void {
+    const byUser = this.userScroll.takeUserScroll()
+    if (!byUser && this.emitter.listenerCountForEventName('did-change-visible-range') === 0) return
+    const range = this.bufferRangeOfRows(inSight)
+    if (!byUser && this.visibleRange?.isEqual(range)) return
+    this.visibleRange = range
+    this.emitter.emit('did-change-visible-range', { range, byUser })
   }
 
   private rowsInSight(): RowSpan {
