@@ -31,9 +31,31 @@ export {
   Attribution,
   type Authorship,
 } from './history/attribution.js'
+export {
+  checkRetention,
+  DEFAULT_RETENTION,
+  type RetentionPolicy,
+  versionsToDrop,
+} from './history/retention.js'
 export { ANONYMOUS_AUTHOR } from './history/room-attribution.js'
+export {
+  DEFAULT_VERSION_MAX_INTERVAL_MS,
+  DEFAULT_VERSION_PAUSE_MS,
+  NOW,
+  type OpenedVersion,
+  type RestoredVersion,
+  type VersionDiff,
+  type VersionOptions,
+} from './history/room-versions.js'
+export { type RoomAccess, ServerHistory } from './history/server-history.js'
 export { type AuthorRun, authorsOfText } from './history/text-authors.js'
 export { type IdRange, type IdRanges, idsOfUpdate, type UpdateIds } from './history/update-ids.js'
+export {
+  changesOf,
+  type DiffRun,
+  diffStates,
+  type TextChange,
+} from './history/version-diff.js'
 export { API_PREFIX, ApiError, MAX_API_BODY_BYTES } from './http-api.js'
 export type { Counter, Histogram, Labels, Metric } from './metrics.js'
 export { RATE_LIMIT_REASON, type RateLimitKind, type RateLimits } from './rate-limit.js'
@@ -67,9 +89,14 @@ export {
   type LogSize,
   MAX_AUTHOR_LENGTH,
   MAX_ROOM_LENGTH,
+  MAX_VERSION_NAME_LENGTH,
+  type NewVersion,
   StorageError,
   type StoredDocument,
+  type StoredVersion,
   type UpdateAuthor,
+  type VersionInfo,
+  type VersionKind,
 } from './storage/document-store.js'
 export { PostgresStore, type PostgresStoreOptions } from './storage/postgres-store.js'
 export { SqliteStore } from './storage/sqlite-store.js'

@@ -29,6 +29,7 @@ import * as syncProtocol from 'y-protocols/sync'
 import * as Y from 'yjs'
 import { AppendQueue, type StoredUpdate } from './append-queue.js'
 import { ANONYMOUS_AUTHOR, RoomAttribution } from './history/room-attribution.js'
+import { type RestoredVersion, RoomVersions, type VersionOptions } from './history/room-versions.js'
 import { type AuthorRun, authorsOfText } from './history/text-authors.js'
 import type { Peer } from './peer.js'
 import {
@@ -118,6 +119,8 @@ export interface RoomEvents {
   applyFailed?(room: string, error: unknown): void
   /** A listener or the relay threw while the room handed on a stored update; the room goes on. */
   listenerFailed?(room: string, error: unknown): void
+  /** An automatic version could not be made or thinned; the document is not affected. */
+  versionFailed?(room: string, error: unknown): void
 }
 
 /** Options of `Room.load`. */
@@ -137,6 +140,18 @@ export interface RoomOptions {
    * as failed, as when an append fails.
    */
   readonly maxUnstoredBytes?: number
+  /** When the room makes versions by itself and how long it keeps them (see `VersionOptions`). */
+  readonly versions?: VersionOptions
+  /** The name of the document's text, for attribution and versions (default `"text"`). */
+  readonly textName?: string
+}
+
+/**
+ * The origin of a change a program made on the server (a restore, an API call): stored and
+ * attributed like a connection's update, to `user`.
+ */
+class ServerChange {
+  constructor(readonly user: string) {}
 }
 
 /** Who caused a change that must not be stored again: the updates read from the store. */
@@ -167,6 +182,14 @@ export class Room {
    * @internal
    */
   readonly attribution: RoomAttribution
+  /**
+   * The room's versions: made after pauses and at intervals, saved, compared and restored.
+   *
+   * @internal
+   */
+  readonly versions: RoomVersions
+  /** The name of the document's text. */
+  readonly textName: string
   /** The user id each unauthenticated connection's awareness last claimed. */
   private readonly claimedUsers = new WeakMap<Peer, string>()
   /** Listening to the room's relay channel; null without a relay and once closed. */
@@ -190,6 +213,18 @@ export class Room {
   ) {
     const events = options.events ?? {}
     this.attribution = new RoomAttribution(name, store)
+    this.textName = options.textName ?? 'text'
+    this.versions = new RoomVersions(
+      {
+        name,
+        doc: this.doc,
+        textName: this.textName,
+        store,
+        attribution: this.attribution,
+        failed: (error) => events.versionFailed?.(name, error),
+      },
+      options.versions,
+    )
     this.sessions = new RoomSessions(name, store, {
       sessionStorageFailed: (room, error) => events.sessionStorageFailed?.(room, error),
       sessionWritesDropped: (room, by, first) =>
@@ -204,7 +239,11 @@ export class Room {
         measured: (bytes, milliseconds) => events.stored?.(name, bytes, milliseconds),
         handlerFailed: (error) => events.listenerFailed?.(name, error),
         authorOf: (origin) =>
-          this.peers.has(origin as Peer) ? this.authorOf(origin as Peer) : undefined,
+          origin instanceof ServerChange
+            ? { user: origin.user, time: Date.now() }
+            : this.peers.has(origin as Peer)
+              ? this.authorOf(origin as Peer)
+              : undefined,
       },
       options.maxUnstoredBytes,
     )
@@ -324,6 +363,7 @@ export class Room {
   async close(): Promise<void> {
     this.closed = true
     await this.appends.flushed()
+    await this.versions.close()
     await this.sessions.close()
     this.acks.dispose()
     this.unsubscribe()
@@ -397,14 +437,62 @@ export class Room {
   }
 
   /**
-   * Who inserted the text from offset `from` to `to` of the room's text named `textName`
-   * (default "text") as it reads now: runs of (user, time), in text order.
+   * Who inserted the text from offset `from` to `to` of the room's text as it reads now: runs
+   * of (user, time), in text order.
    *
    * @example await room.authorsOf(0, 100) // => [{ from: 0, to: 42, user: 'ada', time }, …]
    */
-  async authorsOf(from: number, to: number, textName = 'text'): Promise<AuthorRun[]> {
+  async authorsOf(from: number, to: number): Promise<AuthorRun[]> {
     const attribution = await this.attribution.current()
-    return authorsOfText(this.doc.getText(textName), attribution, from, to)
+    return authorsOfText(this.doc.getText(this.textName), attribution, from, to)
+  }
+
+  /**
+   * Changes the room's text as `user` (a restore, a program's change): `edit` makes the change
+   * on a copy of the document, and the update it gives is stored, attributed to `user`, put in
+   * the document and relayed, like a connection's. Resolves with the update once it is stored
+   * and applied (empty when `edit` changed nothing).
+   *
+   * @example await room.change('ada', (text) => text.insert(0, 'Title\n'))
+   */
+  async change(user: string, edit: (text: Y.Text) => void): Promise<Uint8Array> {
+    this.assertOpen()
+    checkAuthor({ user, time: Date.now() })
+    const copy = new Y.Doc()
+    try {
+      Y.applyUpdate(copy, Y.encodeStateAsUpdate(this.doc))
+      const before = Y.encodeStateVector(copy)
+      copy.transact(() => edit(copy.getText(this.textName)))
+      const update = Y.encodeStateAsUpdate(copy, before)
+      if (holdsUpdate(this.doc, update)) return update
+      this.appends.push(update, new ServerChange(user))
+      await this.appends.flushed()
+      if (this.appends.failed) throw new Error(`the room ${this.name} could not store the change`)
+      return update
+    } finally {
+      copy.destroy()
+    }
+  }
+
+  /**
+   * Restores version `id` as a change by `user`: the fewest edits that make the text read as it
+   * did then, so text both have keeps its identity (and everyone's carets and selections on
+   * it). Resolves with the version and the changes made (offsets in the text before), or null
+   * when the room has no such version.
+   *
+   * @example await room.restoreVersion('12', 'ada')
+   */
+  async restoreVersion(id: string, user: string): Promise<RestoredVersion | null> {
+    const restore = await this.versions.changesToRestore(id)
+    if (restore === null) return null
+    await this.change(user, (text) => {
+      // Last to first, so that each change's offsets still hold.
+      for (const { from, to, insert } of [...restore.changes].reverse()) {
+        if (to > from) text.delete(from, to - from)
+        if (insert !== '') text.insert(from, insert)
+      }
+    })
+    return restore
   }
 
   /** Sends `peer` its user's last session (an empty one when it has no user or none is kept). */
@@ -451,6 +539,7 @@ export class Room {
       }
       this.attribution.stored(update, author)
     }
+    if (batch.length > 0) this.versions.changed()
     // Only now, with the batch in the document: its authors' saved messages must cover it.
     this.acks.stored(batch)
     if (!this.closed) this.scheduleCompaction(size)

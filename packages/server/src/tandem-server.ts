@@ -19,7 +19,8 @@ import { type WebSocket, WebSocketServer } from 'ws'
 import { ConnectionAccess, checkAccess } from './connection-access.js'
 import { ConnectionLimits, clientAddress, type LimitRefusal } from './connection-limits.js'
 import { historyRoutes } from './history/history-api.js'
-import type { AuthorRun } from './history/text-authors.js'
+import type { VersionOptions } from './history/room-versions.js'
+import { ServerHistory } from './history/server-history.js'
 import { HttpApi } from './http-api.js'
 import { METRICS_CONTENT_TYPE } from './metrics.js'
 import {
@@ -168,6 +169,13 @@ export interface TandemServerOptions {
    */
   readonly maxUnstoredBytes?: number
   /**
+   * When rooms make versions by themselves (after a pause, at an interval) and how long the
+   * automatic ones are kept; see docs/history.md. Named versions are always kept.
+   */
+  readonly versions?: VersionOptions
+  /** The name of each room's Y.Text, for attribution and versions (default `"text"`). */
+  readonly textName?: string
+  /**
    * A web app to serve over plain HTTP (see `StaticSite`). With it, rooms move under
    * `ROOM_PATH` (`ws://host/ws/<room>`), every other path is the app's, and `GET /ws/` lists
    * the stored rooms as JSON (`{"rooms": [...]}`) unless an `authorize` hook is set.
@@ -207,6 +215,8 @@ export class TandemServer {
   private readonly connections = new Set<SocketPeer>()
   /** What `/metrics` serves. */
   readonly metrics: ServerMetrics
+  /** Who wrote what in every room, and their versions (see docs/history.md). */
+  readonly history: ServerHistory
   /** The HTTP API under `/api/rooms/`. */
   private readonly api: HttpApi
   private closing = false
@@ -237,6 +247,8 @@ export class TandemServer {
       awarenessLimits: awarenessLimitsWithDefaults(options.awarenessLimits),
       hideReadOnlyPresence: options.hideReadOnlyPresence,
       maxUnstoredBytes: options.maxUnstoredBytes,
+      versions: options.versions,
+      textName: options.textName,
       events: {
         storageFailed: (room, error) => {
           this.logger.error({ room, err: error }, 'storage failed')
@@ -292,10 +304,22 @@ export class TandemServer {
           }
         },
         relayFailed: (room, error) => this.logger.warn({ room, err: error }, 'relay failed'),
+        versionFailed: (room, error) =>
+          this.logger.warn({ room, err: error }, 'could not make or thin an automatic version'),
+      },
+    })
+    this.history = new ServerHistory({
+      withRoom: async (name, work) => {
+        const room = await this.rooms.open(name)
+        try {
+          return await work(room)
+        } finally {
+          this.rooms.release(room)
+        }
       },
     })
     this.api = new HttpApi(
-      historyRoutes(this),
+      historyRoutes(this.history),
       (request, room) =>
         this.authorizeRoom(request, room, clientAddress(request, this.options.trustProxy ?? false)),
       (error) => this.logger.error({ err: error }, 'an API request failed'),
@@ -329,27 +353,6 @@ export class TandemServer {
     this.http.listen(port, host)
     await once(this.http, 'listening')
     return (this.http.address() as AddressInfo).port
-  }
-
-  /**
-   * Who inserted the text of `room` from offset `from` to `to` (UTF-16 units, clipped to the
-   * text) as it reads now: runs of the same user and minute, in text order, from what the
-   * store recorded of every update it took (see docs/history.md). Loads the room if it is
-   * not in memory.
-   *
-   * @example await server.authorsOf('notes', 0, 100) // => [{ from: 0, to: 42, user: 'ada', time }, …]
-   */
-  async authorsOf(room: string, from = 0, to = Number.MAX_SAFE_INTEGER): Promise<AuthorRun[]> {
-    checkRoom(room)
-    if (!(Number.isSafeInteger(from) && from >= 0 && Number.isSafeInteger(to) && to >= from)) {
-      throw new RangeError(`authorsOf needs 0 <= from <= to, whole numbers; got ${from} and ${to}`)
-    }
-    const opened = await this.rooms.open(room)
-    try {
-      return await opened.authorsOf(from, to)
-    } finally {
-      this.rooms.release(opened)
-    }
   }
 
   /** The rooms in memory. */

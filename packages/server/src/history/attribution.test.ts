@@ -46,7 +46,7 @@ describe('attribution on a real server', () => {
     await ada.synced()
     type(ada, 'ada wrote this. ')
     await vi.waitFor(async () => {
-      expect(described(ada.text.toString(), await server.authorsOf('doc'))).toEqual([
+      expect(described(ada.text.toString(), await server.history.authorsOf('doc'))).toEqual([
         'ada wrote this. :ada',
       ])
     }, WAIT)
@@ -54,7 +54,7 @@ describe('attribution on a real server', () => {
     await bob.synced()
     type(bob, 'Bob too.')
     await vi.waitFor(async () => {
-      expect(described(bob.text.toString(), await server.authorsOf('doc'))).toEqual([
+      expect(described(bob.text.toString(), await server.history.authorsOf('doc'))).toEqual([
         'ada wrote this. :ada',
         'Bob too.:bob',
       ])
@@ -84,7 +84,7 @@ describe('attribution on a real server', () => {
     await new Promise((resolve) => setTimeout(resolve, 100))
     type(ada, 'typed by ada')
     await vi.waitFor(async () => {
-      expect(described(ada.text.toString(), await first.server.authorsOf('kept'))).toEqual([
+      expect(described(ada.text.toString(), await first.server.history.authorsOf('kept'))).toEqual([
         'typed by ada:ada@example.org',
       ])
     }, WAIT)
@@ -95,17 +95,16 @@ describe('attribution on a real server', () => {
     await first.server.close()
     await first.store.close()
     const second = await servers.start({ file: first.file })
-    expect(described('typed by ada', await second.server.authorsOf('kept'))).toEqual([
+    expect(described('typed by ada', await second.server.history.authorsOf('kept'))).toEqual([
       'typed by ada:ada@example.org',
     ])
     const nobody = servers.client(second.url, 'kept')
     await nobody.synced()
     type(nobody, '!')
     await vi.waitFor(async () => {
-      expect(described(nobody.text.toString(), await second.server.authorsOf('kept'))).toEqual([
-        'typed by ada:ada@example.org',
-        '!:anonymous',
-      ])
+      expect(
+        described(nobody.text.toString(), await second.server.history.authorsOf('kept')),
+      ).toEqual(['typed by ada:ada@example.org', '!:anonymous'])
     }, WAIT)
   })
 
@@ -169,18 +168,18 @@ describe.skipIf(skipScaleOut !== null)(
       await Promise.all([ada.synced(), bob.synced()])
       type(ada, 'from a. ')
       await vi.waitFor(async () => {
-        expect(described(bob.text.toString(), await c.server.authorsOf('shared'))).toEqual([
+        expect(described(bob.text.toString(), await c.server.history.authorsOf('shared'))).toEqual([
           'from a. :ada',
         ])
       }, WAIT)
       // Instance a has its attribution in memory now; bob's text, stored by b, must reach it.
-      expect(described(ada.text.toString(), await a.server.authorsOf('shared'))).toEqual([
+      expect(described(ada.text.toString(), await a.server.history.authorsOf('shared'))).toEqual([
         'from a. :ada',
       ])
       type(bob, 'from b.')
       await vi.waitFor(async () => {
         for (const { server } of [a, b, c]) {
-          expect(described(ada.text.toString(), await server.authorsOf('shared'))).toEqual([
+          expect(described(ada.text.toString(), await server.history.authorsOf('shared'))).toEqual([
             'from a. :ada',
             'from b.:bob',
           ])

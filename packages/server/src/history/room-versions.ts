@@ -41,6 +41,20 @@ export interface VersionDiff {
   readonly changes: TextChange[]
 }
 
+/** A version with its text, as `open` gives it. */
+export interface OpenedVersion extends VersionInfo {
+  /** The text as it was. */
+  readonly text: string
+}
+
+/** A restored version, and the changes that made the current text read as it did. */
+export interface RestoredVersion {
+  /** The version restored. */
+  readonly version: VersionInfo
+  /** The changes made, offsets in the text before them. */
+  readonly changes: TextChange[]
+}
+
 /** What a room's versions need of the room. */
 export interface VersionHost {
   readonly name: string
@@ -52,7 +66,7 @@ export interface VersionHost {
   failed(error: unknown): void
 }
 
-/** `now`, the current text, as the other side of a diff. */
+/** `now`, the current text, as one side of a diff. */
 export const NOW = 'now'
 
 /**
@@ -129,7 +143,7 @@ export class RoomVersions {
   }
 
   /** A version with its text, or null when the room has no such version. */
-  async open(id: string): Promise<(VersionInfo & { text: string }) | null> {
+  async open(id: string): Promise<OpenedVersion | null> {
     const version = await this.host.store.loadVersion(this.host.name, id)
     if (version === null) return null
     const { state, ...info } = version
@@ -154,9 +168,7 @@ export class RoomVersions {
    * The changes that turn the text as it is now into version `id`'s (offsets in the current
    * text), or null when there is no such version.
    */
-  async changesToRestore(
-    id: string,
-  ): Promise<{ version: VersionInfo; changes: TextChange[] } | null> {
+  async changesToRestore(id: string): Promise<RestoredVersion | null> {
     const version = await this.host.store.loadVersion(this.host.name, id)
     if (version === null) return null
     const { state, ...info } = version

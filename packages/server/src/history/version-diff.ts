@@ -29,8 +29,11 @@ export interface DiffRun {
  * replace the earlier text's `from` to `to` (offsets in the earlier text) with `insert`.
  */
 export interface TextChange {
+  /** Where the replaced text starts, in the earlier text. */
   readonly from: number
+  /** Where it ends (equal to `from` for an insertion). */
   readonly to: number
+  /** What replaces it (empty for a deletion). */
   readonly insert: string
 }
 

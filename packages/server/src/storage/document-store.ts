@@ -45,10 +45,15 @@ export interface VersionInfo {
 
 /** A version to store: its description and its state (`Y.encodeStateAsUpdate` of the document then). */
 export interface NewVersion {
+  /** `auto` or `named`. */
   readonly kind: VersionKind
+  /** The name a user gave it; null for an automatic version. */
   readonly name: string | null
+  /** When it was made, in ms since the epoch. */
   readonly time: number
+  /** The users whose changes it holds since the version before it. */
   readonly authors: readonly string[]
+  /** Its text's length, in UTF-16 units. */
   readonly length: number
   /** The whole document as it was, as one Yjs update. */
   readonly state: Uint8Array
