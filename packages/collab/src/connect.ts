@@ -28,6 +28,7 @@ import {
   probeConnection,
 } from './auth-failure.js'
 import { type AwarenessBinding, bindAwareness } from './bind-awareness.js'
+import { type AuthorSpan, DocumentHistory } from './document-history.js'
 import type { FollowingChangeEvent, FollowViewport, PeerFollowing } from './following.js'
 import type { CollabUser, RemoteCursor } from './peers.js'
 import { restoreSession } from './session.js'
@@ -126,6 +127,21 @@ export interface CollabConnection {
    * @example connection.onDidChangeSaved(({ saved }) => (badge.textContent = saved ? 'Saved' : 'Saving'))
    */
   onDidChangeSaved(callback: (state: SavedStatus) => void): Disposable
+  /**
+   * The document's history on the server: who wrote what, and its versions (see
+   * `DocumentHistory`; needs a `@tandem/server`).
+   */
+  readonly history: DocumentHistory
+  /**
+   * Who wrote the text in `range` (a buffer range with an editor, else `{from, to}`
+   * offsets; the whole text when omitted), asked of the server and cached until new updates
+   * arrive: `history.authorsOf`.
+   *
+   * @example const spans = await connection.authorsOf([[0, 0], [3, 0]])
+   */
+  authorsOf(
+    range?: Range | [[number, number], [number, number]] | { from: number; to: number },
+  ): Promise<AuthorSpan[]>
   /** The other peers shown in the editor, with their selections (empty without an editor). */
   getRemoteCursors(): RemoteCursor[]
   /** Calls `callback` with every new status. */
@@ -269,6 +285,7 @@ class Connection implements CollabConnection {
   private socketToken: string | undefined
   private settleSynced!: { resolve: () => void; reject: (error: Error) => void }
   private readonly unsaved: UnsavedUpdates
+  private documentHistory: DocumentHistory | null = null
   readonly whenSynced: Promise<void>
   readonly whenLoaded: Promise<void>
 
@@ -322,6 +339,21 @@ class Connection implements CollabConnection {
 
   onDidChangeSaved(callback: (state: SavedStatus) => void): Disposable {
     return this.emitter.on('did-change-saved', callback)
+  }
+
+  get history(): DocumentHistory {
+    this.documentHistory ??= new DocumentHistory(this.doc, this.editor, {
+      url: this.provider.serverUrl,
+      room: decodeURIComponent(this.provider.roomname),
+      token: () => this.provider.params.token,
+    })
+    return this.documentHistory
+  }
+
+  authorsOf(
+    range?: Range | [[number, number], [number, number]] | { from: number; to: number },
+  ): Promise<AuthorSpan[]> {
+    return this.history.authorsOf(range)
   }
 
   getRemoteCursors(): RemoteCursor[] {
@@ -427,6 +459,7 @@ class Connection implements CollabConnection {
     this.persistence?.destroy()
     this.awareness.destroy()
     this.unsaved.dispose()
+    this.documentHistory?.dispose()
     this.subscriptions.dispose()
     this.destroyed = true
     this.setStatus('offline')

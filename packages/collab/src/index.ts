@@ -8,11 +8,14 @@
  */
 export {
   AUTH_CLOSE_CODES,
+  type AuthorRunJSON,
   type AwarenessSelection,
   type AwarenessViewport,
+  type DiffRunJSON,
   type IdJSON,
   MAX_REMOTE_SELECTIONS,
   MAX_VIEWPORT_JSON_LENGTH,
+  type OpenedVersionJSON,
   type RelativePositionJSON,
   type RelativeSelection,
   type RelativeViewport,
@@ -22,6 +25,9 @@ export {
   readViewport,
   relativePositionFromJSON,
   relativePositionToJSON,
+  type TextChangeJSON,
+  type VersionDiffJSON,
+  type VersionJSON,
 } from '@tandem/protocol'
 export {
   AuthError,
@@ -42,6 +48,12 @@ export {
   type WebSocketClass,
 } from './connect.js'
 export {
+  type AuthorSpan,
+  DocumentHistory,
+  type DocumentHistoryOptions,
+  HistoryError,
+} from './document-history.js'
+export {
   type FollowingChangeEvent,
   type FollowStopReason,
   type FollowViewport,
@@ -59,4 +71,5 @@ export {
   SelectionPublisher,
   type SelectionPublisherOptions,
 } from './selection-publisher.js'
+export { textChanges } from './text-changes.js'
 export type { SavedStatus } from './unsaved-updates.js'

@@ -36,6 +36,14 @@ export {
   jsonDepth,
   readAwarenessUpdate,
 } from './awareness-update.js'
+export type {
+  AuthorRunJSON,
+  DiffRunJSON,
+  OpenedVersionJSON,
+  TextChangeJSON,
+  VersionDiffJSON,
+  VersionJSON,
+} from './history-json.js'
 export { MessageType, messageTypeOf } from './message-type.js'
 export {
   type IdJSON,
