@@ -18,9 +18,14 @@ import {
   permissionDeniedMessage,
   READ_ONLY_REASON,
   readSessionRequest,
+  readUndoHistoryMessage,
   readUserId,
   sessionAnswer,
   sessionFromState,
+  UndoHistoryKind,
+  type UndoHistoryLimits,
+  type UndoHistoryMessage,
+  undoHistoryAnswer,
   usableUserId,
 } from '@tandem/protocol'
 import * as decoding from 'lib0/decoding'
@@ -44,6 +49,7 @@ import {
 import { type Relay, RelayKind, type RelayListener, type RelaySubscription } from './scale/relay.js'
 import { RoomSessions } from './sessions.js'
 import type { DocumentStore, LogSize, StoredDocument } from './storage/document-store.js'
+import { RoomUndoHistories } from './undo-histories.js'
 import { holdsUpdate, pendingBytes } from './yjs-store.js'
 
 export type { Peer, ReplyKind, Role } from './peer.js'
@@ -96,6 +102,10 @@ export interface RoomEvents {
    * write rate (see `RoomSessions`). `first` is true for its first such drop.
    */
   sessionWritesDropped?(room: string, peer: Peer, first: boolean): void
+  /** A user's undo history could not be read or written; the document is not affected. */
+  undoHistoryStorageFailed?(room: string, error: unknown): void
+  /** A user's undo history was over the caps: its `dropped` oldest steps were not kept. */
+  undoHistoryTrimmed?(room: string, dropped: number): void
   /** A relayed message that could not be applied, or a catch-up from the store that failed. */
   relayFailed?(room: string, error: unknown): void
   /** `peer` sent an awareness update that breaks a rule; it was closed with `reason`. */
@@ -127,6 +137,8 @@ export interface RoomOptions {
    * as failed, as when an append fails.
    */
   readonly maxUnstoredBytes?: number
+  /** Caps on each user's undo history (see `DEFAULT_UNDO_HISTORY_LIMITS` of `@tandem/protocol`). */
+  readonly undoHistoryLimits?: Partial<UndoHistoryLimits>
 }
 
 /** Who caused a change that must not be stored again: the updates read from the store. */
@@ -147,6 +159,7 @@ export class Room {
   private readonly peers = new Set<Peer>()
   private readonly appends: AppendQueue
   private readonly sessions: RoomSessions
+  private readonly undoHistories: RoomUndoHistories
   private compacting = false
   private closed = false
   /** Listening to the room's relay channel; null without a relay and once closed. */
@@ -173,6 +186,10 @@ export class Room {
       sessionStorageFailed: (room, error) => events.sessionStorageFailed?.(room, error),
       sessionWritesDropped: (room, by, first) =>
         events.sessionWritesDropped?.(room, by as Peer, first),
+    })
+    this.undoHistories = new RoomUndoHistories(name, store, options.undoHistoryLimits, {
+      undoHistoryStorageFailed: (room, error) => events.undoHistoryStorageFailed?.(room, error),
+      undoHistoryTrimmed: (room, dropped) => events.undoHistoryTrimmed?.(room, dropped),
     })
     this.appends = new AppendQueue(
       name,
@@ -254,6 +271,7 @@ export class Room {
   leave(peer: Peer): void {
     if (!this.peers.delete(peer)) return
     void this.sessions.flush()
+    void this.undoHistories.flush()
     this.presence.leave(peer)
   }
 
@@ -281,6 +299,9 @@ export class Room {
       case MessageType.session:
         this.answerSession(peer, readSessionRequest(decoder))
         return
+      case MessageType.undoHistory:
+        this.receiveUndoHistory(peer, readUndoHistoryMessage(decoder))
+        return
       default:
         // Auth messages from clients and unknown types carry nothing for the server.
         return
@@ -297,6 +318,7 @@ export class Room {
     this.closed = true
     await this.appends.flushed()
     await this.sessions.close()
+    await this.undoHistories.close()
     this.unsubscribe()
     this.presence.destroy()
     this.doc.destroy()
@@ -363,6 +385,34 @@ export class Room {
       })
       .then((session) => {
         if (!this.closed && this.peers.has(peer)) peer.send(sessionAnswer(user, session))
+      })
+  }
+
+  /**
+   * Answers `peer`'s request for its user's undo history, or keeps the history it sent (cut to
+   * the caps); a read-only connection's is not kept. Throws on a history that does not decode.
+   */
+  private receiveUndoHistory(peer: Peer, message: UndoHistoryMessage): void {
+    const user = peer.user ?? usableUserId(message.user)
+    if (message.kind === UndoHistoryKind.save) {
+      if (user !== null && peer.role !== 'read') {
+        this.undoHistories.save(user, message.history, peer)
+      }
+      return
+    }
+    if (message.kind !== UndoHistoryKind.request) return
+    if (user === null) {
+      peer.send(undoHistoryAnswer('', null))
+      return
+    }
+    this.undoHistories
+      .lookup(user)
+      .catch((error: unknown) => {
+        this.options.events?.undoHistoryStorageFailed?.(this.name, error)
+        return null
+      })
+      .then((history) => {
+        if (!this.closed && this.peers.has(peer)) peer.send(undoHistoryAnswer(user, history))
       })
   }
 
