@@ -4,7 +4,13 @@
  * IndexedDB for offline work.
  */
 import type { Range, TextEditor } from '@tandem/editor'
-import { MessageType, readSessionAnswer, sessionRequest, tokenMessage } from '@tandem/protocol'
+import {
+  MessageType,
+  readSessionAnswer,
+  readUndoHistoryMessage,
+  sessionRequest,
+  tokenMessage,
+} from '@tandem/protocol'
 import { CompositeDisposable, type Disposable, Emitter } from '@tandem/text'
 import { IndexeddbPersistence } from 'y-indexeddb'
 import * as authProtocol from 'y-protocols/auth'
@@ -22,6 +28,7 @@ import {
 import { type AwarenessBinding, bindAwareness } from './bind-awareness.js'
 import type { CollabUser, RemoteCursor } from './peers.js'
 import { restoreSession } from './session.js'
+import { type UndoHistoryOptions, UndoHistorySync } from './undo-sync.js'
 
 /** `WebSocket.OPEN`, the same in browsers and in the `ws` package. */
 const OPEN = 1
@@ -66,6 +73,15 @@ export interface ConnectOptions {
    * (`@tandem/server`) and a user id: the token's, or else `user.id`.
    */
   readonly restoreSession?: boolean
+  /**
+   * Keeps the editor's undo history (its steps, with the selections around them) on the
+   * server, under this user, and in IndexedDB with `offline`; after a reload, a reconnect or on
+   * another device, an editor with no steps of its own takes it, so undo goes on where it left
+   * off (default true with an editor). Needs a server that keeps undo histories
+   * (`@tandem/server`) and a user id: the token's, or else `user.id`. Options set the caps and
+   * the delay before a change is saved.
+   */
+  readonly undoHistory?: boolean | UndoHistoryOptions
 }
 
 /** What `connect` returns. */
@@ -116,6 +132,13 @@ export interface CollabConnection {
   onDidDenyUpdate(callback: (reason: string) => void): Disposable
   /** Calls `callback` with the ranges selected when the user's last session was restored. */
   onDidRestoreSession(callback: (ranges: Range[]) => void): Disposable
+  /**
+   * Saves the editor's undo history now (to the server when connected, and offline) rather than
+   * a moment after its last change, e.g. when the page is hidden. Does nothing without one.
+   *
+   * @example addEventListener('pagehide', () => connection.flushUndoHistory())
+   */
+  flushUndoHistory(): void
   /** Connects again after `disconnect()` or a refusal (e.g. with a new token, see `setToken`). */
   reconnect(): void
   /** Replaces the token sent on the next connection attempt; the open connection keeps its own. */
@@ -184,6 +207,17 @@ export const connect = (target: TextEditor | Y.Doc, options: ConnectOptions): Co
       })
     : null
   if (!editor) awareness.setLocalStateField('user', { ...settings.user })
+  const undoFor = settings.token !== undefined || settings.user.id ? (settings.user.id ?? '') : null
+  const undoSync =
+    editor && settings.undoHistory !== false && undoFor !== null
+      ? new UndoHistorySync(
+          editor,
+          provider,
+          persistence,
+          undoFor,
+          settings.undoHistory === true ? {} : settings.undoHistory,
+        )
+      : null
   return new Connection(
     doc,
     awareness,
@@ -193,6 +227,7 @@ export const connect = (target: TextEditor | Y.Doc, options: ConnectOptions): Co
     persistence,
     settings.autoConnect,
     restoreFor,
+    undoSync,
   )
 }
 
@@ -224,6 +259,8 @@ class Connection implements CollabConnection {
     autoConnect: boolean,
     /** The user id to ask the session of (see `sessionRequest`), or null not to ask. */
     private restoreFor: string | null,
+    /** Keeps the editor's undo history on the server and offline; null without one. */
+    private readonly undoSync: UndoHistorySync | null = null,
   ) {
     this.whenSynced = new Promise<void>((resolve, reject) => {
       this.settleSynced = { resolve, reject }
@@ -272,6 +309,11 @@ class Connection implements CollabConnection {
     return this.emitter.on('did-restore-session', callback)
   }
 
+  flushUndoHistory(): void {
+    this.assertAlive('flushUndoHistory')
+    this.undoSync?.flush()
+  }
+
   reconnect(): void {
     this.assertAlive('reconnect')
     this.failure = null
@@ -310,6 +352,8 @@ class Connection implements CollabConnection {
     if (this.destroyed) return
     // Clear this user's carets while the socket is still open, so peers see them go at once.
     this.binding?.dispose()
+    // Saved while the socket is open: a change within the save delay is not lost.
+    this.undoSync?.destroy()
     this.provider.destroy()
     this.persistence?.destroy()
     this.awareness.destroy()
@@ -336,6 +380,7 @@ class Connection implements CollabConnection {
         this.handOverToken()
         // Before this client's own selections reach the server and become its last session.
         this.askForSession()
+        this.undoSync?.connected()
         this.renewLocalState()
         this.setStatus('connected')
       } else if (status === 'disconnected') {
@@ -364,6 +409,9 @@ class Connection implements CollabConnection {
     provider.messageHandlers[MessageType.session] = (_encoder, decoder) => {
       const { session } = readSessionAnswer(decoder)
       if (session !== null) void this.whenSynced.then(() => this.restore(session))
+    }
+    provider.messageHandlers[MessageType.undoHistory] = (_encoder, decoder) => {
+      this.undoSync?.received(readUndoHistoryMessage(decoder))
     }
     this.subscriptions.add({
       dispose: () => {
@@ -471,6 +519,7 @@ interface Settings {
   readonly maxBackoffMs: number
   readonly throttleMs: number | undefined
   readonly restoreSession: boolean
+  readonly undoHistory: boolean | UndoHistoryOptions
 }
 
 const checkOptions = (options: ConnectOptions): Settings => {
@@ -518,7 +567,26 @@ const checkOptions = (options: ConnectOptions): Settings => {
     maxBackoffMs,
     throttleMs: options.throttleMs,
     restoreSession: options.restoreSession !== false,
+    undoHistory: undoHistoryOption(options.undoHistory),
   }
+}
+
+/** The `undoHistory` option, checked: its caps must be usable ones. */
+const undoHistoryOption = (option: ConnectOptions['undoHistory']): boolean | UndoHistoryOptions => {
+  if (option === undefined || option === true) return true
+  if (option === false) return false
+  if (typeof option !== 'object' || option === null) {
+    throw new TypeError(`connect: undoHistory must be a boolean or options, got ${typeof option}`)
+  }
+  for (const name of ['maxSteps', 'maxBytes', 'saveDelayMs'] as const) {
+    const value = option[name]
+    if (value === undefined) continue
+    const usable = name === 'saveDelayMs' ? value >= 0 : value > 0
+    if (typeof value !== 'number' || Number.isNaN(value) || !usable) {
+      throw new RangeError(`connect: undoHistory.${name} must be a positive number, got ${value}`)
+    }
+  }
+  return option
 }
 
 /** The IndexedDB database of a room: one per server and room. */

@@ -48,3 +48,4 @@ export {
   SelectionPublisher,
   type SelectionPublisherOptions,
 } from './selection-publisher.js'
+export type { UndoHistoryOptions } from './undo-sync.js'
