@@ -133,6 +133,13 @@ export interface CollabConnection {
   /** Calls `callback` with the ranges selected when the user's last session was restored. */
   onDidRestoreSession(callback: (ranges: Range[]) => void): Disposable
   /**
+   * Calls `callback` with the number of steps when a saved undo history (from the server, or
+   * from IndexedDB) became the editor's: undo now reverts what the user did before.
+   *
+   * @example connection.onDidRestoreUndoHistory((steps) => console.log(`${steps} steps to undo`))
+   */
+  onDidRestoreUndoHistory(callback: (steps: number) => void): Disposable
+  /**
    * Saves the editor's undo history now (to the server when connected, and offline) rather than
    * a moment after its last change, e.g. when the page is hidden. Does nothing without one.
    *
@@ -166,6 +173,7 @@ interface ConnectionEvents {
   'did-fail-to-connect': ConnectFailure
   'did-deny-update': string
   'did-restore-session': Range[]
+  'did-restore-undo-history': number
 }
 
 /**
@@ -207,6 +215,8 @@ export const connect = (target: TextEditor | Y.Doc, options: ConnectOptions): Co
       })
     : null
   if (!editor) awareness.setLocalStateField('user', { ...settings.user })
+  // Made after the history keeper, which reports restores (they come later, once synced).
+  let connection: Connection | null = null
   const undoFor = settings.token !== undefined || settings.user.id ? (settings.user.id ?? '') : null
   const undoSync =
     editor && settings.undoHistory !== false && undoFor !== null
@@ -216,9 +226,10 @@ export const connect = (target: TextEditor | Y.Doc, options: ConnectOptions): Co
           persistence,
           undoFor,
           settings.undoHistory === true ? {} : settings.undoHistory,
+          (steps) => connection?.restoredUndoHistory(steps),
         )
       : null
-  return new Connection(
+  connection = new Connection(
     doc,
     awareness,
     editor,
@@ -229,6 +240,7 @@ export const connect = (target: TextEditor | Y.Doc, options: ConnectOptions): Co
     restoreFor,
     undoSync,
   )
+  return connection
 }
 
 /** The handle `connect` returns. */
@@ -307,6 +319,15 @@ class Connection implements CollabConnection {
 
   onDidRestoreSession(callback: (ranges: Range[]) => void): Disposable {
     return this.emitter.on('did-restore-session', callback)
+  }
+
+  onDidRestoreUndoHistory(callback: (steps: number) => void): Disposable {
+    return this.emitter.on('did-restore-undo-history', callback)
+  }
+
+  /** @internal Reports a saved undo history that became the editor's. */
+  restoredUndoHistory(steps: number): void {
+    if (!this.emitter.disposed) this.emitter.emit('did-restore-undo-history', steps)
   }
 
   flushUndoHistory(): void {

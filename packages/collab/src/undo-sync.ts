@@ -59,8 +59,6 @@ export class UndoHistorySync {
   private ownSteps = false
   /** Changes not yet sent to the server. */
   private unsent = false
-  /** The server answered on the open socket: saves may go (they would otherwise race the answer). */
-  private answered = false
   /** The history came from IndexedDB and the server has not had it. */
   private offlineOnly = false
   /** Loading a saved history: its change event is not a step of the editor's. */
@@ -74,6 +72,8 @@ export class UndoHistorySync {
     /** The user id sent with requests (the server uses the token's user when it has one). */
     private readonly user: string,
     options: UndoHistoryOptions = {},
+    /** Told how many steps a saved history brought, when one becomes the editor's. */
+    private readonly restored: (steps: number) => void = () => {},
   ) {
     this.limits = {
       maxSteps: options.maxSteps ?? DEFAULT_UNDO_HISTORY_LIMITS.maxSteps,
@@ -84,23 +84,26 @@ export class UndoHistorySync {
     if (persistence !== null) void this.loadOffline(persistence)
   }
 
-  /** The socket opened: ask for the user's history. */
+  /**
+   * The socket opened: asks for the user's history, and sends what changed while it was
+   * closed. The answer cannot undo a save sent after the request: it is taken only while
+   * the editor has no steps of its own, and a save is only made of such steps (or of an
+   * offline copy the server has not had, which the answer does not replace either).
+   */
   connected(): void {
-    this.answered = false
     this.send(undoHistoryRequest(this.user))
+    if (this.unsent) this.save()
   }
 
   /** The server's answer to a request. */
   received(message: UndoHistoryMessage): void {
     if (message.kind !== UndoHistoryKind.answer) return
-    this.answered = true
     const { history } = message
     if (history !== null && !this.ownSteps && !this.offlineOnly) {
       void this.whenProviderSynced().then(() => {
-        if (!this.ownSteps && !this.destroyed) this.load(history)
+        if (!this.ownSteps && !this.offlineOnly && !this.destroyed) this.load(history)
       })
     }
-    if (this.unsent) this.save()
   }
 
   /** Saves the history now (to the server when connected, and offline), not after the delay. */
@@ -112,7 +115,7 @@ export class UndoHistorySync {
 
   destroy(): void {
     if (this.destroyed) return
-    if (this.timer !== null) this.flush()
+    this.flush()
     this.destroyed = true
     this.subscription.dispose()
   }
@@ -133,7 +136,7 @@ export class UndoHistorySync {
     if (this.destroyed || !this.unsent) return
     const saved = this.editor.getUndoHistoryState(this.limits.maxSteps)
     const bytes = encodeUndoHistory(trimUndoHistory(saved, this.limits))
-    const sent = this.answered && this.send(undoHistorySave(this.user, bytes))
+    const sent = this.send(undoHistorySave(this.user, bytes))
     if (sent) {
       this.unsent = false
       this.offlineOnly = false
@@ -163,7 +166,7 @@ export class UndoHistorySync {
     if (!copy.sent) {
       this.offlineOnly = true
       this.unsent = true
-      if (this.answered) this.save()
+      this.save()
     }
   }
 
@@ -175,11 +178,13 @@ export class UndoHistorySync {
       return false
     }
     this.loading = true
+    let steps: number
     try {
-      this.editor.restoreUndoHistory(history)
+      steps = this.editor.restoreUndoHistory(history)
     } finally {
       this.loading = false
     }
+    this.restored(steps)
     return true
   }
 
