@@ -1,11 +1,15 @@
 import { Disposable, Emitter } from '@tandem/text'
 import * as Y from 'yjs'
 import {
+  addRuns,
+  decodeRedoneLinks,
   decodeUndoItem,
   emptyUndoItem,
+  encodeRedoneLinks,
   encodeUndoItem,
   isEmptyUndoItem,
   joinUndoItems,
+  noRuns,
   redoWith,
   releaseUndoItems,
   type UndoItem,
@@ -63,6 +67,11 @@ export interface SavedUndoHistory {
   readonly undo: readonly SavedUndoStep[]
   /** The redo stack: the last is redone first. */
   readonly redo: readonly SavedUndoStep[]
+  /**
+   * The links from the text the history's undo and redo brought back to the copies they made
+   * (binary): undo, and relative positions, follow them. Absent: none.
+   */
+  readonly links?: Uint8Array
 }
 
 /** Atom's default number of undo steps a buffer keeps. */
@@ -135,6 +144,8 @@ export class UndoHistory {
   /** The step on top when it started. */
   private topBefore: UndoStep | null = null
   private readonly emitter = new Emitter<{ 'did-change': undefined }>()
+  /** Items this history's undo and redo brought back (so linked to their copies), as runs. */
+  private linked = noRuns()
 
   constructor(
     private readonly ytext: Y.Text,
@@ -205,6 +216,7 @@ export class UndoHistory {
     return {
       undo: undo.map((step) => this.saveStep(step)),
       redo: redo.map((step) => this.saveStep(step)),
+      links: encodeRedoneLinks(this.ytext, this.linked),
     }
   }
 
@@ -214,10 +226,20 @@ export class UndoHistory {
    * were loaded.
    */
   load(saved: SavedUndoHistory): number {
-    const undo = this.loadSteps(saved.undo)
+    if (saved.links !== undefined) {
+      try {
+        this.linked = addRuns(this.linked, decodeRedoneLinks(this.ytext, saved.links))
+      } catch {
+        // Without the links, undo brings text back again where it would follow a copy.
+      }
+    }
+    const undo = this.loadSteps(saved.undo).slice(-this.maxEntries)
     const redo = this.loadSteps(saved.redo)
-    this.clearUndoStack()
-    this.clearRedoStack()
+    releaseUndoItems(
+      this.manager,
+      [...this.undoSteps, ...this.redoSteps].map((step) => step.item),
+    )
+    this.checkpoints.clear()
     this.undoSteps = undo
     this.redoSteps = redo
     this.dropped = 0
@@ -442,6 +464,8 @@ export class UndoHistory {
       if (!isEmptyUndoItem(item)) {
         item = direction === 'undo' ? undoWith(this.manager, item) : redoWith(this.manager, item)
         if (item === null) continue
+        // What it brought back is linked to the copies it made: kept to be saved.
+        this.linked = addRuns(this.linked, step.item.deletions)
       }
       to.push({ item, before: step.before, after: step.after, groupableUntil: step.groupableUntil })
       this.restore(direction === 'undo' ? step.before : step.after)

@@ -336,10 +336,11 @@ const keepItem = (struct: Y.Item | Y.GC): void => {
 }
 
 // Saved undo steps: an item's ids travel as two delete sets, with the text of the deleted
-// items it names and the `redone` links of its items, so that a buffer over the same document
-// elsewhere (another page, another device) can undo and redo it as this one would. Deleted
-// text is needed because a document loaded from a server or a store has the content of its
-// deleted items collected; `redone` links because Yjs keeps them in memory only.
+// items it names, so that a buffer over the same document elsewhere (another page, another
+// device) can undo and redo it as this one would: a document loaded from a server or a store
+// has the content of its deleted items collected. Apart from the steps, the `redone` links
+// the history's undo and redo made travel too (`encodeRedoneLinks`): Yjs keeps them in memory
+// only, and both undo and the resolution of relative positions follow them.
 
 /** Version of the encoding `encodeUndoItem` writes. */
 const UNDO_ITEM_VERSION = 1
@@ -402,7 +403,7 @@ const forEachRun = (ds: DeleteSet, visit: (client: number, clock: number, len: n
 /**
  * The ids of `item` in a form that can be stored and sent, with what another copy of the
  * document needs to undo and redo it: the text of the deleted items it names (when this
- * document still has it) and the `redone` links of its items, followed to their ends.
+ * document still has it).
  *
  * @example const bytes = encodeUndoItem(ytext, step.item)
  */
@@ -426,32 +427,15 @@ export const encodeUndoItem = (text: Y.Text, item: UndoItem): Uint8Array => {
     encoding.writeVarUint(encoder, clock)
     encoding.writeVarString(encoder, piece)
   }
-  const links: Array<[number, number, number, number, number]> = []
-  const seen = new Set<Y.Item>()
-  const follow = (struct: Y.Item | Y.GC | undefined): void => {
-    while (struct instanceof Y.Item && struct.redone !== null && !seen.has(struct)) {
-      seen.add(struct)
-      const { client, clock } = struct.id
-      links.push([client, clock, struct.length, struct.redone.client, struct.redone.clock])
-      if (Y.getState(doc.store, struct.redone.client) <= struct.redone.clock) return
-      struct = Y.getItem(doc.store, struct.redone) as Y.Item | Y.GC
-    }
-  }
-  const visitLinks = (client: number, clock: number, len: number): void =>
-    forEachStructIn(doc, client, clock, len, (struct) => follow(struct))
-  forEachRun(item.insertions, visitLinks)
-  forEachRun(item.deletions, visitLinks)
-  encoding.writeVarUint(encoder, links.length)
-  for (const link of links) for (const n of link) encoding.writeVarUint(encoder, n)
   return encoding.toUint8Array(encoder)
 }
 
 /**
  * The undo item `bytes` (from `encodeUndoItem`) names in the document of `text`, made ready
  * to undo there: deleted items of `text` whose content this document has collected get their
- * text back (they stay deleted; the text is what undoing their deletion inserts again),
- * `redone` links missing here are set, and ids this document does not have, or deletions of
- * items that are not deleted here, are left out. Throws when `bytes` does not decode.
+ * text back (they stay deleted; the text is what undoing their deletion inserts again), and
+ * ids this document does not have, or deletions of items that are not deleted here, are left
+ * out. Throws when `bytes` does not decode.
  *
  * @example const item = decodeUndoItem(ytext, bytes)
  */
@@ -469,13 +453,6 @@ export const decodeUndoItem = (text: Y.Text, bytes: Uint8Array): UndoItem => {
     const client = decoding.readVarUint(decoder)
     pieces.push([client, decoding.readVarUint(decoder), decoding.readVarString(decoder)])
   }
-  const links: number[][] = []
-  const linkCount = decoding.readVarUint(decoder)
-  for (let i = 0; i < linkCount; i++) {
-    const link: number[] = []
-    for (let j = 0; j < 5; j++) link.push(decoding.readVarUint(decoder))
-    links.push(link)
-  }
   const insertions = Y.createDeleteSet()
   for (const [client, clock, len] of inserted) {
     forEachStructIn(doc, client, clock, len, (_struct, from, to) =>
@@ -492,13 +469,10 @@ export const decodeUndoItem = (text: Y.Text, bytes: Uint8Array): UndoItem => {
   }
   const item = new TransactionItem(Y.mergeDeleteSets([deletions]), 0, 0, 0)
   item.insertions = Y.mergeDeleteSets([insertions])
-  if (pieces.length > 0 || links.length > 0) {
+  if (pieces.length > 0) {
     doc.transact((transaction) => {
       for (const [client, clock, piece] of pieces) {
         restoreDeletedText(transaction, text, client, clock, piece)
-      }
-      for (const [client, clock, len, toClient, toClock] of links) {
-        restoreRedoneLink(transaction, client!, clock!, len!, toClient!, toClock!)
       }
     }, UNDO_RESTORE_ORIGIN)
   }
@@ -574,16 +548,87 @@ const isCollectedTextItem = (struct: Y.Item | Y.GC, text: Y.Text): boolean =>
 
 const restoreRedoneLink = (
   transaction: Y.Transaction,
+  text: Y.Text,
   client: number,
   clock: number,
   len: number,
   toClient: number,
   toClock: number,
-): void => {
+): boolean => {
   const store = transaction.doc.store
-  if (Y.getState(store, toClient) < toClock + len) return
+  if (len <= 0 || Y.getState(store, toClient) < toClock + len) return false
+  let linked = false
   for (const struct of itemsCleanBetween(transaction, client, clock, len)) {
     if (!(struct instanceof Y.Item) || struct.redone !== null || !struct.deleted) continue
+    if (struct.parent !== text) continue
     struct.redone = Y.createID(toClient, toClock + (struct.id.clock - clock))
+    linked = true
   }
+  return linked
 }
+
+/**
+ * The `redone` links of the items of `text` in `runs` (the items a history's undo and redo
+ * brought back), followed to their ends, in a form that can be stored and sent.
+ *
+ * @example const bytes = encodeRedoneLinks(ytext, history.linked)
+ */
+export const encodeRedoneLinks = (text: Y.Text, runs: DeleteSet): Uint8Array => {
+  const doc = text.doc!
+  const links: Array<[number, number, number, number, number]> = []
+  const seen = new Set<Y.Item>()
+  const follow = (struct: Y.Item | Y.GC | undefined): void => {
+    while (struct instanceof Y.Item && struct.redone !== null && !seen.has(struct)) {
+      seen.add(struct)
+      const { client, clock } = struct.id
+      links.push([client, clock, struct.length, struct.redone.client, struct.redone.clock])
+      if (Y.getState(doc.store, struct.redone.client) <= struct.redone.clock) return
+      struct = Y.getItem(doc.store, struct.redone) as Y.Item | Y.GC
+    }
+  }
+  forEachRun(runs, (client, clock, len) =>
+    forEachStructIn(doc, client, clock, len, (struct) => {
+      if (struct instanceof Y.Item && struct.parent === text) follow(struct)
+    }),
+  )
+  const encoder = encoding.createEncoder()
+  encoding.writeVarUint(encoder, links.length)
+  for (const link of links) for (const n of link) encoding.writeVarUint(encoder, n)
+  return encoding.toUint8Array(encoder)
+}
+
+/**
+ * Sets in the document of `text` the `redone` links `bytes` (from `encodeRedoneLinks`) hold,
+ * where it has both ends and the item has none yet; returns the items linked, as runs (to
+ * save again). Throws when `bytes` does not decode.
+ *
+ * @example history.linked = decodeRedoneLinks(ytext, saved.links)
+ */
+export const decodeRedoneLinks = (text: Y.Text, bytes: Uint8Array): DeleteSet => {
+  const doc = text.doc!
+  const decoder = decoding.createDecoder(bytes)
+  const links: number[][] = []
+  const count = decoding.readVarUint(decoder)
+  for (let i = 0; i < count; i++) {
+    const link: number[] = []
+    for (let j = 0; j < 5; j++) link.push(decoding.readVarUint(decoder))
+    links.push(link)
+  }
+  const linked = Y.createDeleteSet()
+  if (links.length === 0) return linked
+  doc.transact((transaction) => {
+    for (const [client, clock, len, toClient, toClock] of links) {
+      if (restoreRedoneLink(transaction, text, client!, clock!, len!, toClient!, toClock!)) {
+        addRun(linked, client!, clock!, len!)
+      }
+    }
+  }, UNDO_RESTORE_ORIGIN)
+  return Y.mergeDeleteSets([linked])
+}
+
+/** `runs` with the runs of `more` added. */
+export const addRuns = (runs: DeleteSet, more: DeleteSet): DeleteSet =>
+  more.clients.size === 0 ? runs : Y.mergeDeleteSets([runs, more])
+
+/** An empty set of runs. */
+export const noRuns = (): DeleteSet => Y.createDeleteSet()

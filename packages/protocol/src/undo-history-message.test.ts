@@ -96,4 +96,21 @@ describe('undo history messages', () => {
     expect(encodeUndoHistory(byBytes).length).toBeLessThanOrEqual(1100)
     expect(trimUndoHistory(big, { maxSteps: 100, maxBytes: 500 }).undo).toEqual([big.undo[2]])
   })
+
+  it('carries the links, and drops them only when nothing else is left and they are too many', () => {
+    const links = new Uint8Array(200).fill(3)
+    const withLinks = { ...history(2, 1), links }
+    expect(decodeUndoHistory(encodeUndoHistory(withLinks))).toEqual(withLinks)
+    expect(decodeUndoHistory(encodeUndoHistory(history(1))).links).toBeUndefined()
+    expect(trimUndoHistory(withLinks, { maxSteps: 1, maxBytes: Infinity })).toEqual({
+      undo: [],
+      redo: withLinks.redo,
+      links,
+    })
+    const trimmed = trimUndoHistory(withLinks, { maxSteps: 10, maxBytes: 100 })
+    expect(trimmed).toEqual({ undo: [], redo: [] })
+    const fits = trimUndoHistory(withLinks, { maxSteps: 10, maxBytes: 240 })
+    expect(encodeUndoHistory(fits).length).toBeLessThanOrEqual(240)
+    expect(fits.links).toEqual(links)
+  })
 })

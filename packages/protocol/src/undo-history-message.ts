@@ -14,10 +14,11 @@
  *   when none is kept).
  *
  * A history (`encodeUndoHistory`): a version (1), the undo steps (a count, then each step)
- * from the oldest to the newest, then the redo steps likewise (the last is redone first).
- * A step is its Yjs ids (a var-uint8-array, opaque here: `@tandem/buffer` writes and reads
- * it) and the JSON of the states saved before and after it (two var-strings, empty for none).
- * Both ends cap a history with `trimUndoHistory`: the oldest steps go first.
+ * from the oldest to the newest, then the redo steps likewise (the last is redone first),
+ * then the history's links (a var-uint8-array, opaque here; empty for none). A step is its
+ * Yjs ids (a var-uint8-array, opaque here: `@tandem/buffer` writes and reads it) and the JSON
+ * of the states saved before and after it (two var-strings, empty for none). Both ends cap a
+ * history with `trimUndoHistory`: the oldest steps go first.
  */
 import * as decoding from 'lib0/decoding'
 import * as encoding from 'lib0/encoding'
@@ -49,6 +50,8 @@ export interface UndoHistory {
   readonly undo: readonly UndoHistoryStep[]
   /** The redo stack; the last is redone first. */
   readonly redo: readonly UndoHistoryStep[]
+  /** Links from text the history's undo brought back to its copies (opaque); absent: none. */
+  readonly links?: Uint8Array
 }
 
 /**
@@ -178,6 +181,7 @@ export const encodeUndoHistory = (history: UndoHistory): Uint8Array => {
     encoding.writeVarUint(encoder, stack.length)
     for (const step of stack) writeStep(encoder, step)
   }
+  encoding.writeVarUint8Array(encoder, history.links ?? new Uint8Array(0))
   return encoding.toUint8Array(encoder)
 }
 
@@ -209,22 +213,26 @@ export const decodeUndoHistory = (bytes: Uint8Array): UndoHistory => {
   if (version !== HISTORY_VERSION) throw new RangeError(`unknown undo history version ${version}`)
   const undo = readSteps(decoder)
   const redo = readSteps(decoder)
+  const links = decoding.readVarUint8Array(decoder)
   if (decoding.hasContent(decoder)) throw new RangeError('undo history: bytes past its end')
-  return { undo, redo }
+  return links.length === 0 ? { undo, redo } : { undo, redo, links }
 }
 
 /**
  * `history` within `limits`: the oldest steps dropped until it has at most `maxSteps` steps
  * and its encoding at most `maxBytes` bytes; the undo stack's bottom goes first, then the redo
- * stack's bottom (the step that would be redone last). `history` itself when it fits.
+ * stack's bottom (the step that would be redone last), and the links last of all (with no
+ * step left). `history` itself when it fits.
  *
  * @example trimUndoHistory(history, DEFAULT_UNDO_HISTORY_LIMITS).undo.length // <= 500
  */
 export const trimUndoHistory = (history: UndoHistory, limits: UndoHistoryLimits): UndoHistory => {
   const undo = history.undo.map((step) => ({ step, bytes: stepBytes(step) }))
   const redo = history.redo.map((step) => ({ step, bytes: stepBytes(step) }))
-  // The version and two counts, at most a few bytes each.
-  let bytes = 1 + encoding.length(countsOf(undo.length, redo.length))
+  // The version, two counts and the links.
+  const links = history.links ?? new Uint8Array(0)
+  const linkBytes = encoding.length(linksOf(links))
+  let bytes = 1 + encoding.length(countsOf(undo.length, redo.length)) + linkBytes
   for (const entry of undo) bytes += entry.bytes
   for (const entry of redo) bytes += entry.bytes
   let u = 0
@@ -234,8 +242,17 @@ export const trimUndoHistory = (history: UndoHistory, limits: UndoHistoryLimits)
   while (over() && (u < undo.length || r < redo.length)) {
     bytes -= u < undo.length ? undo[u++]!.bytes : redo[r++]!.bytes
   }
-  if (u === 0 && r === 0) return history
-  return { undo: undo.slice(u).map((e) => e.step), redo: redo.slice(r).map((e) => e.step) }
+  // Still over with no step left: the links are too many on their own.
+  const linksOver = bytes > limits.maxBytes
+  if (u === 0 && r === 0 && !linksOver) return history
+  const kept = { undo: undo.slice(u).map((e) => e.step), redo: redo.slice(r).map((e) => e.step) }
+  return links.length === 0 || linksOver ? kept : { ...kept, links }
+}
+
+const linksOf = (links: Uint8Array): encoding.Encoder => {
+  const encoder = encoding.createEncoder()
+  encoding.writeVarUint8Array(encoder, links)
+  return encoder
 }
 
 const countsOf = (undo: number, redo: number): encoding.Encoder => {
