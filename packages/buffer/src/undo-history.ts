@@ -146,6 +146,12 @@ export class UndoHistory {
   private readonly emitter = new Emitter<{ 'did-change': undefined }>()
   /** Items this history's undo and redo brought back (so linked to their copies), as runs. */
   private linked = noRuns()
+  /**
+   * Saved forms already made, so that saving again costs only the new steps: an item's ids
+   * (until it is joined with another) and a set of states' JSON (states are never changed).
+   */
+  private readonly savedIds = new WeakMap<UndoItem, Uint8Array>()
+  private readonly savedStates = new WeakMap<States, string | null>()
 
   constructor(
     private readonly ytext: Y.Text,
@@ -248,11 +254,12 @@ export class UndoHistory {
   }
 
   private saveStep(step: UndoStep): SavedUndoStep {
-    return {
-      ids: encodeUndoItem(this.ytext, step.item),
-      before: this.serialize(step.before),
-      after: this.serialize(step.after),
+    let ids = this.savedIds.get(step.item)
+    if (ids === undefined) {
+      ids = encodeUndoItem(this.ytext, step.item)
+      this.savedIds.set(step.item, ids)
     }
+    return { ids, before: this.serialize(step.before), after: this.serialize(step.after) }
   }
 
   private loadSteps(saved: readonly SavedUndoStep[]): UndoStep[] {
@@ -276,6 +283,14 @@ export class UndoHistory {
 
   private serialize(states: States | null): string | null {
     if (states === null) return null
+    const saved = this.savedStates.get(states)
+    if (saved !== undefined) return saved
+    const json = this.serializeAll(states)
+    this.savedStates.set(states, json)
+    return json
+  }
+
+  private serializeAll(states: States): string | null {
     const data: Record<string, unknown> = {}
     let any = false
     for (const [provider, state] of states) {
@@ -308,7 +323,9 @@ export class UndoHistory {
       }
       if (state !== null) states.set(provider, state)
     }
-    return states.size > 0 ? states : null
+    if (states.size === 0) return null
+    this.savedStates.set(states, json)
+    return states
   }
 
   /** Registers state to save with each step; dispose to stop. */
@@ -509,6 +526,7 @@ export class UndoHistory {
     const top = this.undoSteps.pop()!
     const target = this.undoSteps[this.undoSteps.length - 1]!
     joinUndoItems(target.item, top.item)
+    this.savedIds.delete(target.item)
     if (top.after !== null) target.after = top.after
     if (top.groupableUntil !== 0) target.groupableUntil = top.groupableUntil
     this.changed()
