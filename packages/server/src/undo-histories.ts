@@ -82,15 +82,16 @@ export class RoomUndoHistories {
    */
   save(user: string, history: Uint8Array | null, by?: object): boolean {
     let kept: Uint8Array | null = null
+    let dropped = 0
     if (history !== null) {
       const decoded = decodeUndoHistory(history)
       const trimmed = trimUndoHistory(decoded, this.limits)
-      const steps = decoded.undo.length + decoded.redo.length
       const left = trimmed.undo.length + trimmed.redo.length
-      if (left < steps) this.events.undoHistoryTrimmed?.(this.room, steps - left)
+      dropped = decoded.undo.length + decoded.redo.length - left
       kept = left === 0 ? null : trimmed === decoded ? history : encodeUndoHistory(trimmed)
     }
     if (by !== undefined && !this.unsaved.has(user) && !this.mayWrite(by)) return false
+    if (dropped > 0) this.events.undoHistoryTrimmed?.(this.room, dropped)
     this.latest.delete(user)
     this.latest.set(user, kept)
     this.unsaved.add(user)
