@@ -223,7 +223,8 @@ export const connect = (target: TextEditor | Y.Doc, options: ConnectOptions): Co
       ? new UndoHistorySync(
           editor,
           provider,
-          persistence,
+          // Offline copies are kept per user.id: without one, a browser cannot tell whose.
+          settings.user.id ? persistence : null,
           undoFor,
           settings.undoHistory === true ? {} : settings.undoHistory,
           (steps) => connection?.restoredUndoHistory(steps),
