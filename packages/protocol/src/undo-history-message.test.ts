@@ -97,7 +97,20 @@ describe('undo history messages', () => {
     expect(trimUndoHistory(big, { maxSteps: 100, maxBytes: 500 }).undo).toEqual([big.undo[2]])
   })
 
-  it('carries the links, and drops them only when nothing else is left and they are too many', () => {
+  it('counts bytes as the encoding takes them: a history of exactly the cap is kept whole', () => {
+    const texts = ['plain', 'é and ü', '漢字', '😀 emoji', 'lone \ud800 half', 'x'.repeat(300)]
+    const full: UndoHistory = {
+      undo: texts.map((text, i) => ({ ids: new Uint8Array(i * 50), before: text, after: null })),
+      redo: [{ ids: new Uint8Array(200), before: null, after: texts.join('|') }],
+    }
+    const size = encodeUndoHistory(full).length
+    expect(trimUndoHistory(full, { maxSteps: 100, maxBytes: size })).toBe(full)
+    const less = trimUndoHistory(full, { maxSteps: 100, maxBytes: size - 1 })
+    expect(less.undo).toEqual(full.undo.slice(1))
+    expect(encodeUndoHistory(less).length).toBeLessThanOrEqual(size - 1)
+  })
+
+  it('carries the links, and drops them when they would not fit on their own', () => {
     const links = new Uint8Array(200).fill(3)
     const withLinks = { ...history(2, 1), links }
     expect(decodeUndoHistory(encodeUndoHistory(withLinks))).toEqual(withLinks)
@@ -108,7 +121,7 @@ describe('undo history messages', () => {
       links,
     })
     const trimmed = trimUndoHistory(withLinks, { maxSteps: 10, maxBytes: 100 })
-    expect(trimmed).toEqual({ undo: [], redo: [] })
+    expect(trimmed).toEqual({ undo: withLinks.undo, redo: withLinks.redo })
     const fits = trimUndoHistory(withLinks, { maxSteps: 10, maxBytes: 240 })
     expect(encodeUndoHistory(fits).length).toBeLessThanOrEqual(240)
     expect(fits.links).toEqual(links)

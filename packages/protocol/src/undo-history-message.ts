@@ -162,12 +162,44 @@ const writeStep = (encoder: encoding.Encoder, step: UndoHistoryStep): void => {
   encoding.writeVarString(encoder, step.after ?? '')
 }
 
-/** Bytes `step` takes in an encoded history. */
-const stepBytes = (step: UndoHistoryStep): number => {
-  const encoder = encoding.createEncoder()
-  writeStep(encoder, step)
-  return encoding.length(encoder)
+/** Bytes a var-uint `n` takes. */
+const varUintBytes = (n: number): number => {
+  let bytes = 1
+  while (n > 0x7f) {
+    n = Math.floor(n / 128)
+    bytes++
+  }
+  return bytes
 }
+
+/** Bytes `text` takes as UTF-8 (a lone surrogate as U+FFFD, as the encoder writes it). */
+const utf8Bytes = (text: string): number => {
+  let bytes = 0
+  for (let i = 0; i < text.length; i++) {
+    const unit = text.charCodeAt(i)
+    if (unit < 0x80) bytes += 1
+    else if (unit < 0x800) bytes += 2
+    else if (unit >= 0xd800 && unit <= 0xdbff && isLowSurrogate(text.charCodeAt(i + 1))) {
+      bytes += 4
+      i++
+    } else bytes += 3
+  }
+  return bytes
+}
+
+const isLowSurrogate = (unit: number): boolean => unit >= 0xdc00 && unit <= 0xdfff
+
+const stringBytes = (text: string | null): number => {
+  const bytes = text === null ? 0 : utf8Bytes(text)
+  return varUintBytes(bytes) + bytes
+}
+
+/** Bytes `step` takes in an encoded history, counted without encoding it. */
+const stepBytes = (step: UndoHistoryStep): number =>
+  varUintBytes(step.ids.length) +
+  step.ids.length +
+  stringBytes(step.before) +
+  stringBytes(step.after)
 
 /**
  * `history` as bytes, as a save message carries it and a server keeps it.
@@ -221,45 +253,45 @@ export const decodeUndoHistory = (bytes: Uint8Array): UndoHistory => {
 /**
  * `history` within `limits`: the oldest steps dropped until it has at most `maxSteps` steps
  * and its encoding at most `maxBytes` bytes; the undo stack's bottom goes first, then the redo
- * stack's bottom (the step that would be redone last), and the links last of all (with no
- * step left). `history` itself when it fits.
+ * stack's bottom (the step that would be redone last). Links too large to fit on their own
+ * are dropped. `history` itself when it fits.
  *
  * @example trimUndoHistory(history, DEFAULT_UNDO_HISTORY_LIMITS).undo.length // <= 500
  */
 export const trimUndoHistory = (history: UndoHistory, limits: UndoHistoryLimits): UndoHistory => {
-  const undo = history.undo.map((step) => ({ step, bytes: stepBytes(step) }))
-  const redo = history.redo.map((step) => ({ step, bytes: stepBytes(step) }))
-  // The version, two counts and the links.
+  const { undo, redo } = history
   const links = history.links ?? new Uint8Array(0)
-  const linkBytes = encoding.length(linksOf(links))
-  let bytes = 1 + encoding.length(countsOf(undo.length, redo.length)) + linkBytes
-  for (const entry of undo) bytes += entry.bytes
-  for (const entry of redo) bytes += entry.bytes
-  let u = 0
-  let r = 0
-  const over = () =>
-    undo.length - u + (redo.length - r) > limits.maxSteps || bytes > limits.maxBytes
-  while (over() && (u < undo.length || r < redo.length)) {
-    bytes -= u < undo.length ? undo[u++]!.bytes : redo[r++]!.bytes
+  // The version, two counts (at most what the whole stacks' take) and the links.
+  const frame = 1 + varUintBytes(undo.length) + varUintBytes(redo.length)
+  const linkBytes = varUintBytes(links.length) + links.length
+  // The steps kept are the newest that fit: counted from the redo stack's top down, then the
+  // undo stack's, stopping at the first that does not fit, so a long history costs no more
+  // than its caps to cut.
+  // Links that would not fit even alone are dropped (undo still works without them, only less
+  // exactly); steps are worth more.
+  const dropLinks = frame + linkBytes > limits.maxBytes
+  let bytes = frame + (dropLinks ? 1 : linkBytes)
+  let steps = 0
+  let keptRedo = 0
+  let keptUndo = 0
+  const fits = (step: UndoHistoryStep): boolean => {
+    if (steps + 1 > limits.maxSteps) return false
+    const more = stepBytes(step)
+    if (bytes + more > limits.maxBytes) return false
+    bytes += more
+    steps++
+    return true
   }
-  // Still over with no step left: the links are too many on their own.
-  const linksOver = bytes > limits.maxBytes
-  if (u === 0 && r === 0 && !linksOver) return history
-  const kept = { undo: undo.slice(u).map((e) => e.step), redo: redo.slice(r).map((e) => e.step) }
-  return links.length === 0 || linksOver ? kept : { ...kept, links }
-}
-
-const linksOf = (links: Uint8Array): encoding.Encoder => {
-  const encoder = encoding.createEncoder()
-  encoding.writeVarUint8Array(encoder, links)
-  return encoder
-}
-
-const countsOf = (undo: number, redo: number): encoding.Encoder => {
-  const encoder = encoding.createEncoder()
-  encoding.writeVarUint(encoder, undo)
-  encoding.writeVarUint(encoder, redo)
-  return encoder
+  while (keptRedo < redo.length && fits(redo[redo.length - 1 - keptRedo]!)) keptRedo++
+  if (keptRedo === redo.length) {
+    while (keptUndo < undo.length && fits(undo[undo.length - 1 - keptUndo]!)) keptUndo++
+  }
+  if (keptUndo === undo.length && keptRedo === redo.length && !dropLinks) return history
+  const kept = {
+    undo: undo.slice(undo.length - keptUndo),
+    redo: redo.slice(redo.length - keptRedo),
+  }
+  return links.length === 0 || dropLinks ? kept : { ...kept, links }
 }
 
 /**
