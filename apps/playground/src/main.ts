@@ -176,6 +176,8 @@ ui.documentForm.addEventListener('submit', (event) => {
 })
 ui.document.addEventListener('focus', () => void listDocuments())
 window.addEventListener('popstate', () => open(readAddress(new URL(location.href))))
+// The undo history is saved a moment after each change; a page going away saves it at once.
+window.addEventListener('pagehide', () => session?.connection.flushUndoHistory())
 
 /** The command palette: every command of the editor with its keys (ctrl-shift-p). */
 const palette = new CommandPalette(document.body, {

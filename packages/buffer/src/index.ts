@@ -25,4 +25,4 @@ export { type LayerMarkerChange, MarkerLayer, type MarkerLayerOptions } from './
 export type { InvalidationStrategy } from './marker-rules.js'
 export type { ScanCallback, ScanResult } from './scan.js'
 export { type SetTextOptions, TextBuffer, type TextBufferOptions } from './text-buffer.js'
-export type { UndoStateProvider } from './undo-history.js'
+export type { SavedUndoHistory, SavedUndoStep, UndoStateProvider } from './undo-history.js'

@@ -6,7 +6,7 @@ import {
   Range,
   type RangeLike,
 } from '@tandem/text'
-import type * as Y from 'yjs'
+import * as Y from 'yjs'
 import type { BufferTransaction } from './buffer-transaction.js'
 import {
   type FindMarkersParams,
@@ -29,6 +29,7 @@ import { MarkerRegistry } from './marker-registry.js'
 import {
   changeAtOrBefore,
   endMoves,
+  type InvalidationStrategy,
   invalidates,
   type MarkerShape,
   shiftPast,
@@ -92,8 +93,67 @@ interface Events {
 
 /** A layer's markers and their saved states, side by side. */
 interface LayerSnapshot {
-  readonly markers: Marker[]
+  /** Null for a marker of a saved history that this layer has not made yet (see `restore`). */
+  readonly markers: (Marker | null)[]
   readonly states: MarkerSnapshot[]
+  /** Invalidation strategies of the markers to make, for a snapshot read from saved data. */
+  readonly strategies?: InvalidationStrategy[]
+}
+
+/** A marker's state in a saved undo history: `MarkerSnapshot` as JSON. */
+interface SavedMarker {
+  start: unknown
+  end: unknown
+  reversed: boolean
+  tailed: boolean
+  valid: boolean
+  exclusive: boolean | null
+  properties: Record<string, unknown>
+  invalidate: InvalidationStrategy
+}
+
+const STRATEGY_NAMES: readonly string[] = ['never', 'surround', 'overlap', 'inside', 'touch']
+
+const isIdJSON = (value: unknown): boolean =>
+  typeof value === 'object' &&
+  value !== null &&
+  Number.isSafeInteger((value as { client?: unknown }).client) &&
+  Number.isSafeInteger((value as { clock?: unknown }).clock)
+
+/** A relative position from its JSON form, checked; null when it is not one. */
+const relativePositionOf = (data: unknown): Y.RelativePosition | null => {
+  if (typeof data !== 'object' || data === null) return null
+  const { type, tname, item, assoc } = data as Record<string, unknown>
+  if (type !== undefined && type !== null && !isIdJSON(type)) return null
+  if (tname !== undefined && tname !== null && typeof tname !== 'string') return null
+  if (item !== undefined && item !== null && !isIdJSON(item)) return null
+  if (assoc !== undefined && assoc !== null && !Number.isSafeInteger(assoc)) return null
+  return Y.createRelativePositionFromJSON(data)
+}
+
+const savedMarkerOf = (
+  data: unknown,
+): { state: MarkerSnapshot; strategy: InvalidationStrategy } | null => {
+  if (typeof data !== 'object' || data === null) return null
+  const saved = data as Partial<Record<keyof SavedMarker, unknown>>
+  const start = relativePositionOf(saved.start)
+  const end = relativePositionOf(saved.end)
+  if (start === null || end === null) return null
+  const { properties, exclusive, invalidate } = saved
+  if (typeof invalidate !== 'string' || !STRATEGY_NAMES.includes(invalidate)) return null
+  if (exclusive !== null && typeof exclusive !== 'boolean') return null
+  if (typeof properties !== 'object' || properties === null || Array.isArray(properties))
+    return null
+  const state: MarkerSnapshot = {
+    start,
+    end,
+    reversed: saved.reversed === true,
+    tailed: saved.tailed !== false,
+    valid: saved.valid !== false,
+    exclusive,
+    properties: properties as Record<string, unknown>,
+  }
+  return { state, strategy: invalidate as InvalidationStrategy }
 }
 
 /**
@@ -586,6 +646,40 @@ export class MarkerLayer implements MarkerOwner {
         return { markers, states }
       },
       restore: (snapshot) => this.restore(snapshot),
+      ...(this.role === undefined ? {} : this.savedHistoryState(this.role)),
+    }
+  }
+
+  /** How a layer with a role saves its markers in a saved undo history, keyed by the role. */
+  private savedHistoryState(
+    role: string,
+  ): Pick<UndoStateProvider<LayerSnapshot>, 'key' | 'serialize' | 'deserialize'> {
+    return {
+      key: `markers:${role}`,
+      serialize: (snapshot): SavedMarker[] =>
+        snapshot.states.map((state, i) => ({
+          start: Y.relativePositionToJSON(state.start),
+          end: Y.relativePositionToJSON(state.end),
+          reversed: state.reversed,
+          tailed: state.tailed,
+          valid: state.valid,
+          exclusive: state.exclusive,
+          properties: state.properties,
+          invalidate:
+            snapshot.markers[i]?.getInvalidationStrategy() ?? snapshot.strategies?.[i] ?? 'overlap',
+        })),
+      deserialize: (data): LayerSnapshot | null => {
+        if (!Array.isArray(data)) return null
+        const states: MarkerSnapshot[] = []
+        const strategies: InvalidationStrategy[] = []
+        for (const entry of data) {
+          const read = savedMarkerOf(entry)
+          if (read === null) continue
+          states.push(read.state)
+          strategies.push(read.strategy)
+        }
+        return { markers: states.map(() => null), states, strategies }
+      },
     }
   }
 
@@ -595,11 +689,17 @@ export class MarkerLayer implements MarkerOwner {
     // As in Atom: markers of the snapshot are put back first (a destroyed one comes back, at
     // its saved range, before anyone hears of it), then the others are destroyed.
     for (let i = 0; i < markers.length; i++) {
-      const marker = markers[i]!
       const saved = states[i]!
       const a = host.offsetOfRelativePosition(saved.start)
       const b = host.offsetOfRelativePosition(saved.end)
       if (a === null || b === null) continue
+      const marker = markers[i]
+      if (marker === null || marker === undefined) {
+        // A marker of a saved history (made on another page): made here once, then kept in
+        // the snapshot so that later undo and redo move it as they move the others.
+        markers[i] = this.restoredMarker(saved, a, b, snapshot.strategies?.[i])
+        continue
+      }
       this.index.move(marker, Math.min(a, b), Math.max(a, b))
       marker.restore(saved)
       if (marker.destroyed) {
@@ -613,6 +713,26 @@ export class MarkerLayer implements MarkerOwner {
       if (!kept.has(marker)) marker.destroy()
     }
     this.scheduleUpdate()
+  }
+
+  private restoredMarker(
+    saved: MarkerSnapshot,
+    a: number,
+    b: number,
+    invalidate: InvalidationStrategy = 'overlap',
+  ): Marker {
+    const marker = new Marker(
+      this.host.allocateMarkerId(),
+      this,
+      Math.min(a, b),
+      Math.max(a, b),
+      saved.start,
+      saved.end,
+      { invalidate },
+      saved.tailed,
+    )
+    marker.restore(saved)
+    return this.addMarker(marker)
   }
 
   private createMarker(range: Range, options: MarkOptions, tailed = options.tailed): Marker {

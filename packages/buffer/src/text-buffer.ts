@@ -27,7 +27,7 @@ import type { Marker, MarkOptions } from './marker.js'
 import { MarkerLayer, type MarkerLayerHost, type MarkerLayerOptions } from './marker-layer.js'
 import { findRangesInRange, type ScanCallback, type ScanResult, scanInRange } from './scan.js'
 import { splitsPairAt, wellFormed } from './surrogates.js'
-import type { UndoStateProvider } from './undo-history.js'
+import type { SavedUndoHistory, UndoStateProvider } from './undo-history.js'
 import { toFiniteInteger } from './validate.js'
 
 export type { TextBufferOptions } from './buffer-base.js'
@@ -407,6 +407,43 @@ export class TextBuffer extends BufferIntake {
    */
   registerUndoState<State>(provider: UndoStateProvider<State>): Disposable {
     return this.history.register(provider)
+  }
+
+  /**
+   * The undo and redo stacks as data that can be stored and sent (the newest `maxSteps`
+   * steps), so that a buffer over the same document elsewhere (after a reload, on another
+   * device) can `loadUndoHistory` them and undo this buffer's steps. States travel for the
+   * providers registered with a key and serializers (the selections of a `TextEditor` do).
+   *
+   * @example localStorage.setItem('undo', JSON.stringify(buffer.saveUndoHistory(100).undo.length))
+   */
+  saveUndoHistory(maxSteps?: number): SavedUndoHistory {
+    return this.history.save(maxSteps)
+  }
+
+  /**
+   * Replaces the undo and redo stacks with saved ones, from `saveUndoHistory` on a buffer over
+   * the same document (this document must have the ids the steps name: load it once synced).
+   * Undo then reverts those steps as the buffer that made them would: never a peer's change,
+   * and only what remains of text others deleted or rewrote since. Returns the steps loaded.
+   * Not inside `transact`.
+   *
+   * @example buffer.loadUndoHistory(saved) // => 12
+   */
+  loadUndoHistory(saved: SavedUndoHistory): number {
+    this.assertOutsideTransaction('loadUndoHistory')
+    return this.history.load(saved)
+  }
+
+  /**
+   * Calls `callback` when the undo history changes (a step is made, joined, undone, redone,
+   * forgotten, or loaded), e.g. to save it a moment later. It may be called inside a
+   * transaction: note the change there, edit nothing.
+   *
+   * @example buffer.onDidChangeUndoHistory(() => scheduleSave())
+   */
+  onDidChangeUndoHistory(callback: () => void): Disposable {
+    return this.history.onDidChange(callback)
   }
 
   // Markers

@@ -1,9 +1,15 @@
-import { Disposable } from '@tandem/text'
+import { Disposable, Emitter } from '@tandem/text'
 import * as Y from 'yjs'
 import {
+  addRuns,
+  decodeRedoneLinks,
+  decodeUndoItem,
   emptyUndoItem,
+  encodeRedoneLinks,
+  encodeUndoItem,
   isEmptyUndoItem,
   joinUndoItems,
+  noRuns,
   redoWith,
   releaseUndoItems,
   type UndoItem,
@@ -22,6 +28,50 @@ export interface UndoStateProvider<State = unknown> {
   capture(): State
   /** Puts back a state that `capture` returned. */
   restore(state: State): void
+  /**
+   * Names the state in a saved history (`TextBuffer.saveUndoHistory`). A provider with a key,
+   * `serialize` and `deserialize` has its states saved and loaded with the steps; others
+   * are left out of a saved history.
+   */
+  key?: string
+  /** The state as JSON-compatible data (relative positions in their JSON form, say). */
+  serialize?(state: State): unknown
+  /** A state from what `serialize` returned, or null when it cannot be read. */
+  deserialize?(data: unknown): State | null
+}
+
+/**
+ * One undo step in a form that can be stored and sent: its Yjs ids with what another copy of
+ * the document needs to undo them (`ids`, binary), and the states saved before and after it
+ * (JSON text of the registered providers' serialized states by key; null when none).
+ *
+ * @example const { ids, before, after } = buffer.saveUndoHistory().undo[0]
+ */
+export interface SavedUndoStep {
+  /** The step's Yjs ids, with deleted text and `redone` links (binary, see `encodeUndoItem`). */
+  readonly ids: Uint8Array
+  /** JSON of the states to restore on undo (by provider key), or null. */
+  readonly before: string | null
+  /** JSON of the states to restore on redo, or null. */
+  readonly after: string | null
+}
+
+/**
+ * A buffer's undo and redo stacks in a form that can be stored and sent, each from its oldest
+ * step (bottom) to its newest (top), as `TextBuffer.saveUndoHistory` returns them.
+ *
+ * @example buffer.loadUndoHistory(other.saveUndoHistory())
+ */
+export interface SavedUndoHistory {
+  /** The undo stack, oldest first: the last is undone first. */
+  readonly undo: readonly SavedUndoStep[]
+  /** The redo stack: the last is redone first. */
+  readonly redo: readonly SavedUndoStep[]
+  /**
+   * The links from the text the history's undo and redo brought back to the copies they made
+   * (binary): undo, and relative positions, follow them. Absent: none.
+   */
+  readonly links?: Uint8Array
 }
 
 /** Atom's default number of undo steps a buffer keeps. */
@@ -93,9 +143,18 @@ export class UndoHistory {
   private transacting = false
   /** The step on top when it started. */
   private topBefore: UndoStep | null = null
+  private readonly emitter = new Emitter<{ 'did-change': undefined }>()
+  /** Items this history's undo and redo brought back (so linked to their copies), as runs. */
+  private linked = noRuns()
+  /**
+   * Saved forms already made, so that saving again costs only the new steps: an item's ids
+   * (until it is joined with another) and a set of states' JSON (states are never changed).
+   */
+  private readonly savedIds = new WeakMap<UndoItem, Uint8Array>()
+  private readonly savedStates = new WeakMap<States, string | null>()
 
   constructor(
-    ytext: Y.Text,
+    private readonly ytext: Y.Text,
     origin: object,
     private readonly maxEntries = DEFAULT_MAX_UNDO_ENTRIES,
   ) {
@@ -134,6 +193,139 @@ export class UndoHistory {
       this.undoSteps.shift()
       this.dropped++
     }
+    this.changed()
+  }
+
+  /**
+   * Calls `callback` whenever the steps change: one is made, joined, undone, redone or
+   * forgotten, or a saved history is loaded. It may be called inside a transaction: it
+   * should only note that the history changed (and save it later).
+   */
+  onDidChange(callback: () => void): Disposable {
+    return this.emitter.on('did-change', callback)
+  }
+
+  private changed(): void {
+    if (this.emitter.listenerCountForEventName('did-change') > 0) this.emitter.emit('did-change')
+  }
+
+  /**
+   * The undo and redo stacks as data: at most `maxSteps` steps, the newest kept (the undo
+   * stack's oldest steps go first, then the redo stack's last to be redone). States of
+   * providers without a key and serializers are left out.
+   */
+  save(maxSteps = Number.POSITIVE_INFINITY): SavedUndoHistory {
+    const redoCount = Math.min(this.redoSteps.length, Math.max(0, maxSteps))
+    const undoCount = Math.min(this.undoSteps.length, Math.max(0, maxSteps - redoCount))
+    const undo = this.undoSteps.slice(this.undoSteps.length - undoCount)
+    const redo = this.redoSteps.slice(this.redoSteps.length - redoCount)
+    return {
+      undo: undo.map((step) => this.saveStep(step)),
+      redo: redo.map((step) => this.saveStep(step)),
+      links: encodeRedoneLinks(this.ytext, this.linked),
+    }
+  }
+
+  /**
+   * Replaces both stacks with the saved ones, made ready to undo in this buffer's document
+   * (see `decodeUndoItem`). A step that does not decode is left out. Returns how many steps
+   * were loaded.
+   */
+  load(saved: SavedUndoHistory): number {
+    if (saved.links !== undefined) {
+      try {
+        this.linked = addRuns(this.linked, decodeRedoneLinks(this.ytext, saved.links))
+      } catch {
+        // Without the links, undo brings text back again where it would follow a copy.
+      }
+    }
+    const undo = this.loadSteps(saved.undo).slice(-this.maxEntries)
+    const redo = this.loadSteps(saved.redo)
+    releaseUndoItems(
+      this.manager,
+      [...this.undoSteps, ...this.redoSteps].map((step) => step.item),
+    )
+    this.checkpoints.clear()
+    this.undoSteps = undo
+    this.redoSteps = redo
+    this.dropped = 0
+    this.changed()
+    return undo.length + redo.length
+  }
+
+  private saveStep(step: UndoStep): SavedUndoStep {
+    let ids = this.savedIds.get(step.item)
+    if (ids === undefined) {
+      ids = encodeUndoItem(this.ytext, step.item)
+      this.savedIds.set(step.item, ids)
+    }
+    return { ids, before: this.serialize(step.before), after: this.serialize(step.after) }
+  }
+
+  private loadSteps(saved: readonly SavedUndoStep[]): UndoStep[] {
+    const steps: UndoStep[] = []
+    for (const entry of saved) {
+      let item: UndoItem
+      try {
+        item = decodeUndoItem(this.ytext, entry.ids)
+      } catch {
+        continue
+      }
+      steps.push({
+        item,
+        before: this.deserialize(entry.before),
+        after: this.deserialize(entry.after),
+        groupableUntil: 0,
+      })
+    }
+    return steps
+  }
+
+  private serialize(states: States | null): string | null {
+    if (states === null) return null
+    const saved = this.savedStates.get(states)
+    if (saved !== undefined) return saved
+    const json = this.serializeAll(states)
+    this.savedStates.set(states, json)
+    return json
+  }
+
+  private serializeAll(states: States): string | null {
+    const data: Record<string, unknown> = {}
+    let any = false
+    for (const [provider, state] of states) {
+      if (provider.key === undefined || provider.serialize === undefined) continue
+      if (provider.deserialize === undefined) continue
+      data[provider.key] = provider.serialize(state)
+      any = true
+    }
+    return any ? JSON.stringify(data) : null
+  }
+
+  private deserialize(json: string | null): States | null {
+    if (json === null) return null
+    let data: unknown
+    try {
+      data = JSON.parse(json)
+    } catch {
+      return null
+    }
+    if (typeof data !== 'object' || data === null || Array.isArray(data)) return null
+    const states: States = new Map()
+    for (const provider of this.providers) {
+      const { key, deserialize } = provider
+      if (key === undefined || deserialize === undefined || !Object.hasOwn(data, key)) continue
+      let state: unknown = null
+      try {
+        state = deserialize.call(provider, (data as Record<string, unknown>)[key])
+      } catch {
+        state = null
+      }
+      if (state !== null) states.set(provider, state)
+    }
+    if (states.size === 0) return null
+    this.savedStates.set(states, json)
+    return states
   }
 
   /** Registers state to save with each step; dispose to stop. */
@@ -179,6 +371,7 @@ export class UndoHistory {
       return
     }
     if (this.providers.size > 0) top.after = after ?? this.capture()
+    this.changed()
     if (this.pendingGroupingInterval === 0) return
     const now = Date.now()
     const previous = this.undoSteps[this.undoSteps.length - 2]
@@ -255,6 +448,7 @@ export class UndoHistory {
     )
     this.undoSteps = []
     this.checkpoints.clear()
+    this.changed()
   }
 
   /** Forgets every redo step. */
@@ -264,12 +458,14 @@ export class UndoHistory {
       this.redoSteps.map((step) => step.item),
     )
     this.redoSteps = []
+    this.changed()
   }
 
   /** Stops tracking changes. */
   destroy(): void {
     this.manager.destroy()
     this.providers.clear()
+    this.emitter.clear()
   }
 
   /**
@@ -285,9 +481,12 @@ export class UndoHistory {
       if (!isEmptyUndoItem(item)) {
         item = direction === 'undo' ? undoWith(this.manager, item) : redoWith(this.manager, item)
         if (item === null) continue
+        // What it brought back is linked to the copies it made: kept to be saved.
+        this.linked = addRuns(this.linked, step.item.deletions)
       }
       to.push({ item, before: step.before, after: step.after, groupableUntil: step.groupableUntil })
       this.restore(direction === 'undo' ? step.before : step.after)
+      this.changed()
       return true
     }
   }
@@ -327,7 +526,9 @@ export class UndoHistory {
     const top = this.undoSteps.pop()!
     const target = this.undoSteps[this.undoSteps.length - 1]!
     joinUndoItems(target.item, top.item)
+    this.savedIds.delete(target.item)
     if (top.after !== null) target.after = top.after
     if (top.groupableUntil !== 0) target.groupableUntil = top.groupableUntil
+    this.changed()
   }
 }

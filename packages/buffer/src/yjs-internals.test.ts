@@ -1,8 +1,12 @@
 import { describe, expect, it } from 'vitest'
 import * as Y from 'yjs'
 import {
+  decodeRedoneLinks,
+  decodeUndoItem,
   deletedLength,
   emptyUndoItem,
+  encodeRedoneLinks,
+  encodeUndoItem,
   followRedone,
   forEachDeletedRun,
   forEachItemMadeIn,
@@ -375,6 +379,79 @@ describe('yjs internals', () => {
       expect(ours.items.map(isEmptyUndoItem)).toEqual([false, false])
       releaseUndoItems(ours.manager, ours.items)
       expect([ours.manager.undoStack.length, ours.manager.redoStack.length]).toEqual([0, 0])
+    })
+  })
+
+  describe('saved undo items, against the stock manager on the document they were made on', () => {
+    /** A fresh copy of `source` as a garbage-collecting server serves it. */
+    const reloaded = (source: Y.Doc): Y.Doc => {
+      const server = new Y.Doc()
+      Y.applyUpdate(server, Y.encodeStateAsUpdate(source))
+      const doc = new Y.Doc()
+      Y.applyUpdate(doc, Y.encodeStateAsUpdate(server))
+      return doc
+    }
+
+    it('undo a deletion whose text the copy had collected, and redo it, as the stock manager does', () => {
+      const doc = new Y.Doc()
+      const text = doc.getText('t')
+      const manager = new Y.UndoManager(text, { captureTimeout: 0 })
+      text.insert(0, 'keep this, drop that')
+      text.delete(10, 10)
+      const copy = reloaded(doc)
+      const copyText = copy.getText('t')
+      const copyManager = new Y.UndoManager(copyText, { captureTimeout: 0 })
+      const [typing, deletion] = manager.undoStack
+      for (const item of [typing!, deletion!]) {
+        copyManager.undoStack.push(decodeUndoItem(copyText, encodeUndoItem(text, item)) as never)
+      }
+      manager.undo()
+      copyManager.undo()
+      expect(copyText.toString()).toBe(text.toString())
+      expect(copyText.toString()).toBe('keep this, drop that')
+      manager.redo()
+      copyManager.redo()
+      expect(copyText.toString()).toBe('keep this,')
+      // Only the deleted items of the text took their text back, and they stay deleted.
+      expect(Y.encodeStateVector(copy)).toEqual(Y.encodeStateVector(reloaded(copy)))
+    })
+
+    it('leaves out ids the copy does not have and deletions of items it has not deleted', () => {
+      const doc = new Y.Doc()
+      const text = doc.getText('t')
+      const manager = new Y.UndoManager(text, { captureTimeout: 0 })
+      text.insert(0, 'abc')
+      const inserted = Y.encodeStateAsUpdate(doc)
+      text.delete(0, 1)
+      const other = new Y.Doc()
+      other.getText('t').insert(0, 'other')
+      const item = decodeUndoItem(other.getText('t'), encodeUndoItem(text, manager.undoStack[1]!))
+      expect([item.insertions.clients.size, item.deletions.clients.size]).toEqual([0, 0])
+      // A copy that has the text but not its deletion: nothing to bring back.
+      const early = new Y.Doc()
+      Y.applyUpdate(early, inserted)
+      const step = decodeUndoItem(early.getText('t'), encodeUndoItem(text, manager.undoStack[1]!))
+      expect(step.deletions.clients.size).toBe(0)
+      expect(() => decodeUndoItem(text, new Uint8Array([9]))).toThrow()
+    })
+
+    it('redone links carry over: a relative position on the brought-back text resolves to its copy', () => {
+      const doc = new Y.Doc()
+      const text = doc.getText('t')
+      const manager = new Y.UndoManager(text, { captureTimeout: 0 })
+      text.insert(0, 'abcdef')
+      const position = Y.createRelativePositionFromTypeIndex(text, 3, 0)
+      text.delete(2, 3)
+      manager.undo()
+      expect(Y.createAbsolutePositionFromRelativePosition(position, doc)!.index).toBe(3)
+      const deleted = Y.createDeleteSet()
+      deleted.clients.set(doc.clientID, [{ clock: 2, len: 3 } as never])
+      const copy = reloaded(doc)
+      const copyText = copy.getText('t')
+      expect(Y.createAbsolutePositionFromRelativePosition(position, copy)!.index).not.toBe(3)
+      const linked = decodeRedoneLinks(copyText, encodeRedoneLinks(text, deleted))
+      expect(linked.clients.get(doc.clientID)).toHaveLength(1)
+      expect(Y.createAbsolutePositionFromRelativePosition(position, copy)!.index).toBe(3)
     })
   })
 })

@@ -1,3 +1,5 @@
+import * as decoding from 'lib0/decoding'
+import * as encoding from 'lib0/encoding'
 import * as Y from 'yjs'
 
 /**
@@ -332,3 +334,301 @@ const keepItem = (struct: Y.Item | Y.GC): void => {
     item = (item.parent as Y.AbstractType<unknown>)._item
   }
 }
+
+// Saved undo steps: an item's ids travel as two delete sets, with the text of the deleted
+// items it names, so that a buffer over the same document elsewhere (another page, another
+// device) can undo and redo it as this one would: a document loaded from a server or a store
+// has the content of its deleted items collected. Apart from the steps, the `redone` links
+// the history's undo and redo made travel too (`encodeRedoneLinks`): Yjs keeps them in memory
+// only, and both undo and the resolution of relative positions follow them.
+
+/** Version of the encoding `encodeUndoItem` writes. */
+const UNDO_ITEM_VERSION = 1
+
+const writeDeleteSet = (encoder: encoding.Encoder, ds: DeleteSet): void => {
+  encoding.writeVarUint(encoder, ds.clients.size)
+  for (const [client, runs] of ds.clients) {
+    encoding.writeVarUint(encoder, client)
+    encoding.writeVarUint(encoder, runs.length)
+    for (const run of runs) {
+      encoding.writeVarUint(encoder, run.clock)
+      encoding.writeVarUint(encoder, run.len)
+    }
+  }
+}
+
+const readRuns = (decoder: decoding.Decoder): Array<[number, number, number]> => {
+  const runs: Array<[number, number, number]> = []
+  const clients = decoding.readVarUint(decoder)
+  for (let i = 0; i < clients; i++) {
+    const client = decoding.readVarUint(decoder)
+    const count = decoding.readVarUint(decoder)
+    for (let j = 0; j < count; j++) {
+      runs.push([client, decoding.readVarUint(decoder), decoding.readVarUint(decoder)])
+    }
+  }
+  return runs
+}
+
+/**
+ * Calls `visit` with each struct of `doc` that holds ids of the run (`client`, `clock`,
+ * `len`), and the part of the run it holds (`from` to `to`, clocks). Reads only: no struct is
+ * split. Ids the document does not have are skipped.
+ */
+const forEachStructIn = (
+  doc: Y.Doc,
+  client: number,
+  clock: number,
+  len: number,
+  visit: (struct: Y.Item | Y.GC, from: number, to: number) => void,
+): void => {
+  const structs = doc.store.clients.get(client)
+  if (structs === undefined || len <= 0) return
+  const end = Math.min(clock + len, Y.getState(doc.store, client))
+  if (clock >= end) return
+  for (let i = Y.findIndexSS(structs, clock); i < structs.length; i++) {
+    const struct = structs[i]!
+    const start = struct.id.clock
+    if (start >= end) break
+    visit(struct as Y.Item | Y.GC, Math.max(start, clock), Math.min(start + struct.length, end))
+  }
+}
+
+const forEachRun = (ds: DeleteSet, visit: (client: number, clock: number, len: number) => void) => {
+  for (const [client, runs] of ds.clients) {
+    for (const run of runs) visit(client, run.clock, run.len)
+  }
+}
+
+/**
+ * The ids of `item` in a form that can be stored and sent, with what another copy of the
+ * document needs to undo and redo it: the text of the deleted items it names (when this
+ * document still has it).
+ *
+ * @example const bytes = encodeUndoItem(ytext, step.item)
+ */
+export const encodeUndoItem = (text: Y.Text, item: UndoItem): Uint8Array => {
+  const doc = text.doc!
+  const encoder = encoding.createEncoder()
+  encoding.writeVarUint(encoder, UNDO_ITEM_VERSION)
+  writeDeleteSet(encoder, item.insertions)
+  writeDeleteSet(encoder, item.deletions)
+  const pieces: Array<[number, number, string]> = []
+  forEachRun(item.deletions, (client, clock, len) => {
+    forEachStructIn(doc, client, clock, len, (struct, from, to) => {
+      if (!(struct instanceof Y.Item) || !(struct.content instanceof Y.ContentString)) return
+      const offset = struct.id.clock
+      pieces.push([client, from, struct.content.str.slice(from - offset, to - offset)])
+    })
+  })
+  encoding.writeVarUint(encoder, pieces.length)
+  for (const [client, clock, piece] of pieces) {
+    encoding.writeVarUint(encoder, client)
+    encoding.writeVarUint(encoder, clock)
+    encoding.writeVarString(encoder, piece)
+  }
+  return encoding.toUint8Array(encoder)
+}
+
+/**
+ * The undo item `bytes` (from `encodeUndoItem`) names in the document of `text`, made ready
+ * to undo there: deleted items of `text` whose content this document has collected get their
+ * text back (they stay deleted; the text is what undoing their deletion inserts again), and
+ * ids this document does not have, or deletions of items that are not deleted here, are left
+ * out. Throws when `bytes` does not decode.
+ *
+ * @example const item = decodeUndoItem(ytext, bytes)
+ */
+export const decodeUndoItem = (text: Y.Text, bytes: Uint8Array): UndoItem => {
+  const doc = text.doc!
+  const decoder = decoding.createDecoder(bytes)
+  if (decoding.readVarUint(decoder) !== UNDO_ITEM_VERSION) {
+    throw new RangeError('unknown undo step encoding')
+  }
+  const inserted = readRuns(decoder)
+  const deleted = readRuns(decoder)
+  const pieces: Array<[number, number, string]> = []
+  const pieceCount = decoding.readVarUint(decoder)
+  for (let i = 0; i < pieceCount; i++) {
+    const client = decoding.readVarUint(decoder)
+    pieces.push([client, decoding.readVarUint(decoder), decoding.readVarString(decoder)])
+  }
+  const insertions = Y.createDeleteSet()
+  for (const [client, clock, len] of inserted) {
+    forEachStructIn(doc, client, clock, len, (_struct, from, to) =>
+      addRun(insertions, client, from, to - from),
+    )
+  }
+  const deletions = Y.createDeleteSet()
+  for (const [client, clock, len] of deleted) {
+    forEachStructIn(doc, client, clock, len, (struct, from, to) => {
+      if (struct instanceof Y.Item && struct.deleted && struct.parent === text) {
+        addRun(deletions, client, from, to - from)
+      }
+    })
+  }
+  const item = new TransactionItem(Y.mergeDeleteSets([deletions]), 0, 0, 0)
+  item.insertions = Y.mergeDeleteSets([insertions])
+  if (pieces.length > 0) {
+    doc.transact((transaction) => {
+      for (const [client, clock, piece] of pieces) {
+        restoreDeletedText(transaction, text, client, clock, piece)
+      }
+    }, UNDO_RESTORE_ORIGIN)
+  }
+  if (item.deletions.clients.size > 0) {
+    doc.transact((transaction) => {
+      Y.iterateDeletedStructs(transaction, item.deletions, keepItem)
+    }, UNDO_RESTORE_ORIGIN)
+  }
+  return item
+}
+
+/** Origin of the transactions that only split items to put back what a saved step needs. */
+const UNDO_RESTORE_ORIGIN = { name: 'undo-restore' }
+
+const addRun = (ds: DeleteSet, client: number, clock: number, len: number): void => {
+  if (len <= 0) return
+  let runs = ds.clients.get(client)
+  if (runs === undefined) {
+    runs = []
+    ds.clients.set(client, runs)
+  }
+  runs.push({ clock, len } as DeleteRun)
+}
+
+/** The items of `client` from `clock` to `clock + len`, split to those bounds. */
+const itemsCleanBetween = (
+  transaction: Y.Transaction,
+  client: number,
+  clock: number,
+  len: number,
+): Array<Y.Item | Y.GC> => {
+  const doc = transaction.doc
+  const end = Math.min(clock + len, Y.getState(doc.store, client))
+  if (clock >= end) return []
+  Y.getItemCleanStart(transaction, Y.createID(client, clock))
+  Y.getItemCleanEnd(transaction, doc.store, Y.createID(client, end - 1))
+  const found: Array<Y.Item | Y.GC> = []
+  forEachStructIn(doc, client, clock, end - clock, (struct) => found.push(struct))
+  return found
+}
+
+const restoreDeletedText = (
+  transaction: Y.Transaction,
+  text: Y.Text,
+  client: number,
+  clock: number,
+  piece: string,
+): void => {
+  // Only items this document has collected take the text: never one whose content is there.
+  let collected = false
+  forEachStructIn(transaction.doc, client, clock, piece.length, (struct) => {
+    if (isCollectedTextItem(struct, text)) collected = true
+  })
+  if (!collected) return
+  for (const struct of itemsCleanBetween(transaction, client, clock, piece.length)) {
+    if (!isCollectedTextItem(struct, text)) continue
+    const item = struct as Y.Item
+    const offset = item.id.clock - clock
+    item.content = new Y.ContentString(piece.slice(offset, offset + item.length))
+    // As Yjs marks an item whose content counts (its constructor reads `isCountable`).
+    item.info |= COUNTABLE_BIT
+  }
+}
+
+/** Bit 2 of an item's `info`: its content counts towards the type's length. */
+const COUNTABLE_BIT = 2
+
+const isCollectedTextItem = (struct: Y.Item | Y.GC, text: Y.Text): boolean =>
+  struct instanceof Y.Item &&
+  struct.deleted &&
+  struct.parent === text &&
+  struct.content instanceof Y.ContentDeleted
+
+const restoreRedoneLink = (
+  transaction: Y.Transaction,
+  text: Y.Text,
+  client: number,
+  clock: number,
+  len: number,
+  toClient: number,
+  toClock: number,
+): boolean => {
+  const store = transaction.doc.store
+  if (len <= 0 || Y.getState(store, toClient) < toClock + len) return false
+  let linked = false
+  for (const struct of itemsCleanBetween(transaction, client, clock, len)) {
+    if (!(struct instanceof Y.Item) || struct.redone !== null || !struct.deleted) continue
+    if (struct.parent !== text) continue
+    struct.redone = Y.createID(toClient, toClock + (struct.id.clock - clock))
+    linked = true
+  }
+  return linked
+}
+
+/**
+ * The `redone` links of the items of `text` in `runs` (the items a history's undo and redo
+ * brought back), followed to their ends, in a form that can be stored and sent.
+ *
+ * @example const bytes = encodeRedoneLinks(ytext, history.linked)
+ */
+export const encodeRedoneLinks = (text: Y.Text, runs: DeleteSet): Uint8Array => {
+  const doc = text.doc!
+  const links: Array<[number, number, number, number, number]> = []
+  const seen = new Set<Y.Item>()
+  const follow = (struct: Y.Item | Y.GC | undefined): void => {
+    while (struct instanceof Y.Item && struct.redone !== null && !seen.has(struct)) {
+      seen.add(struct)
+      const { client, clock } = struct.id
+      links.push([client, clock, struct.length, struct.redone.client, struct.redone.clock])
+      if (Y.getState(doc.store, struct.redone.client) <= struct.redone.clock) return
+      struct = Y.getItem(doc.store, struct.redone) as Y.Item | Y.GC
+    }
+  }
+  forEachRun(runs, (client, clock, len) =>
+    forEachStructIn(doc, client, clock, len, (struct) => {
+      if (struct instanceof Y.Item && struct.parent === text) follow(struct)
+    }),
+  )
+  const encoder = encoding.createEncoder()
+  encoding.writeVarUint(encoder, links.length)
+  for (const link of links) for (const n of link) encoding.writeVarUint(encoder, n)
+  return encoding.toUint8Array(encoder)
+}
+
+/**
+ * Sets in the document of `text` the `redone` links `bytes` (from `encodeRedoneLinks`) hold,
+ * where it has both ends and the item has none yet; returns the items linked, as runs (to
+ * save again). Throws when `bytes` does not decode.
+ *
+ * @example history.linked = decodeRedoneLinks(ytext, saved.links)
+ */
+export const decodeRedoneLinks = (text: Y.Text, bytes: Uint8Array): DeleteSet => {
+  const doc = text.doc!
+  const decoder = decoding.createDecoder(bytes)
+  const links: number[][] = []
+  const count = decoding.readVarUint(decoder)
+  for (let i = 0; i < count; i++) {
+    const link: number[] = []
+    for (let j = 0; j < 5; j++) link.push(decoding.readVarUint(decoder))
+    links.push(link)
+  }
+  const linked = Y.createDeleteSet()
+  if (links.length === 0) return linked
+  doc.transact((transaction) => {
+    for (const [client, clock, len, toClient, toClock] of links) {
+      if (restoreRedoneLink(transaction, text, client!, clock!, len!, toClient!, toClock!)) {
+        addRun(linked, client!, clock!, len!)
+      }
+    }
+  }, UNDO_RESTORE_ORIGIN)
+  return Y.mergeDeleteSets([linked])
+}
+
+/** `runs` with the runs of `more` added. */
+export const addRuns = (runs: DeleteSet, more: DeleteSet): DeleteSet =>
+  more.clients.size === 0 ? runs : Y.mergeDeleteSets([runs, more])
+
+/** An empty set of runs. */
+export const noRuns = (): DeleteSet => Y.createDeleteSet()

@@ -8,6 +8,7 @@ import {
   MessageType,
   readSavedMessage,
   readSessionAnswer,
+  readUndoHistoryMessage,
   type SavedState,
   savedRequest,
   sessionRequest,
@@ -32,6 +33,7 @@ import { type AuthorSpan, DocumentHistory } from './document-history.js'
 import type { FollowingChangeEvent, FollowViewport, PeerFollowing } from './following.js'
 import type { CollabUser, RemoteCursor } from './peers.js'
 import { restoreSession } from './session.js'
+import { type UndoHistoryOptions, UndoHistorySync } from './undo-sync.js'
 import { type SavedStatus, UnsavedUpdates } from './unsaved-updates.js'
 
 /** `WebSocket.OPEN`, the same in browsers and in the `ws` package. */
@@ -80,6 +82,15 @@ export interface ConnectOptions {
    * (`@tandem/server`) and a user id: the token's, or else `user.id`.
    */
   readonly restoreSession?: boolean
+  /**
+   * Keeps the editor's undo history (its steps, with the selections around them) on the
+   * server, under this user, and in IndexedDB with `offline`; after a reload, a reconnect or on
+   * another device, an editor with no steps of its own takes it, so undo goes on where it left
+   * off (default true with an editor). Needs a server that keeps undo histories
+   * (`@tandem/server`) and a user id: the token's, or else `user.id`. Options set the caps and
+   * the delay before a change is saved.
+   */
+  readonly undoHistory?: boolean | UndoHistoryOptions
 }
 
 /** What `connect` returns. */
@@ -160,6 +171,20 @@ export interface CollabConnection {
   onDidDenyUpdate(callback: (reason: string) => void): Disposable
   /** Calls `callback` with the ranges selected when the user's last session was restored. */
   onDidRestoreSession(callback: (ranges: Range[]) => void): Disposable
+  /**
+   * Calls `callback` with the number of steps when a saved undo history (from the server, or
+   * from IndexedDB) became the editor's: undo now reverts what the user did before.
+   *
+   * @example connection.onDidRestoreUndoHistory((steps) => console.log(`${steps} steps to undo`))
+   */
+  onDidRestoreUndoHistory(callback: (steps: number) => void): Disposable
+  /**
+   * Saves the editor's undo history now (to the server when connected, and offline) rather than
+   * a moment after its last change, e.g. when the page is hidden. Does nothing without one.
+   *
+   * @example addEventListener('pagehide', () => connection.flushUndoHistory())
+   */
+  flushUndoHistory(): void
   /** Connects again after `disconnect()` or a refusal (e.g. with a new token, see `setToken`). */
   reconnect(): void
   /** Replaces the token sent on the next connection attempt; the open connection keeps its own. */
@@ -216,6 +241,7 @@ interface ConnectionEvents {
   'did-deny-update': string
   'did-restore-session': Range[]
   'did-change-saved': SavedStatus
+  'did-restore-undo-history': number
 }
 
 /**
@@ -257,7 +283,22 @@ export const connect = (target: TextEditor | Y.Doc, options: ConnectOptions): Co
       })
     : null
   if (!editor) awareness.setLocalStateField('user', { ...settings.user })
-  return new Connection(
+  // Made after the history keeper, which reports restores (they come later, once synced).
+  let connection: Connection | null = null
+  const undoFor = settings.token !== undefined || settings.user.id ? (settings.user.id ?? '') : null
+  const undoSync =
+    editor && settings.undoHistory !== false && undoFor !== null
+      ? new UndoHistorySync(
+          editor,
+          provider,
+          // Offline copies are kept per user.id: without one, a browser cannot tell whose.
+          settings.user.id ? persistence : null,
+          undoFor,
+          settings.undoHistory === true ? {} : settings.undoHistory,
+          (steps) => connection?.restoredUndoHistory(steps),
+        )
+      : null
+  connection = new Connection(
     doc,
     awareness,
     editor,
@@ -266,7 +307,9 @@ export const connect = (target: TextEditor | Y.Doc, options: ConnectOptions): Co
     persistence,
     settings.autoConnect,
     restoreFor,
+    undoSync,
   )
+  return connection
 }
 
 /** The handle `connect` returns. */
@@ -299,6 +342,8 @@ class Connection implements CollabConnection {
     autoConnect: boolean,
     /** The user id to ask the session of (see `sessionRequest`), or null not to ask. */
     private restoreFor: string | null,
+    /** Keeps the editor's undo history on the server and offline; null without one. */
+    private readonly undoSync: UndoHistorySync | null = null,
   ) {
     this.whenSynced = new Promise<void>((resolve, reject) => {
       this.settleSynced = { resolve, reject }
@@ -417,6 +462,20 @@ class Connection implements CollabConnection {
     return this.binding.peerFollowing
   }
 
+  onDidRestoreUndoHistory(callback: (steps: number) => void): Disposable {
+    return this.emitter.on('did-restore-undo-history', callback)
+  }
+
+  /** @internal Reports a saved undo history that became the editor's. */
+  restoredUndoHistory(steps: number): void {
+    if (!this.emitter.disposed) this.emitter.emit('did-restore-undo-history', steps)
+  }
+
+  flushUndoHistory(): void {
+    this.assertAlive('flushUndoHistory')
+    this.undoSync?.flush()
+  }
+
   reconnect(): void {
     this.assertAlive('reconnect')
     this.failure = null
@@ -455,6 +514,8 @@ class Connection implements CollabConnection {
     if (this.destroyed) return
     // Clear this user's carets while the socket is still open, so peers see them go at once.
     this.binding?.dispose()
+    // Saved while the socket is open: a change within the save delay is not lost.
+    this.undoSync?.destroy()
     this.provider.destroy()
     this.persistence?.destroy()
     this.awareness.destroy()
@@ -484,6 +545,7 @@ class Connection implements CollabConnection {
         // Before this client's own selections reach the server and become its last session.
         this.askForSession()
         this.provider.ws?.send(savedRequest())
+        this.undoSync?.connected()
         this.renewLocalState()
         this.setStatus('connected')
       } else if (status === 'disconnected') {
@@ -522,6 +584,9 @@ class Connection implements CollabConnection {
         return
       }
       this.unsaved.acknowledge(state)
+    }
+    provider.messageHandlers[MessageType.undoHistory] = (_encoder, decoder) => {
+      this.undoSync?.received(readUndoHistoryMessage(decoder))
     }
     this.subscriptions.add({
       dispose: () => {
@@ -629,6 +694,7 @@ interface Settings {
   readonly maxBackoffMs: number
   readonly throttleMs: number | undefined
   readonly restoreSession: boolean
+  readonly undoHistory: boolean | UndoHistoryOptions
 }
 
 const checkOptions = (options: ConnectOptions): Settings => {
@@ -676,7 +742,26 @@ const checkOptions = (options: ConnectOptions): Settings => {
     maxBackoffMs,
     throttleMs: options.throttleMs,
     restoreSession: options.restoreSession !== false,
+    undoHistory: undoHistoryOption(options.undoHistory),
   }
+}
+
+/** The `undoHistory` option, checked: its caps must be usable ones. */
+const undoHistoryOption = (option: ConnectOptions['undoHistory']): boolean | UndoHistoryOptions => {
+  if (option === undefined || option === true) return true
+  if (option === false) return false
+  if (typeof option !== 'object' || option === null) {
+    throw new TypeError(`connect: undoHistory must be a boolean or options, got ${typeof option}`)
+  }
+  for (const name of ['maxSteps', 'maxBytes', 'saveDelayMs'] as const) {
+    const value = option[name]
+    if (value === undefined) continue
+    const usable = name === 'saveDelayMs' ? value >= 0 : value > 0
+    if (typeof value !== 'number' || Number.isNaN(value) || !usable) {
+      throw new RangeError(`connect: undoHistory.${name} must be a positive number, got ${value}`)
+    }
+  }
+  return option
 }
 
 /** The IndexedDB database of a room: one per server and room. */

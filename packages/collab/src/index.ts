@@ -72,4 +72,5 @@ export {
   type SelectionPublisherOptions,
 } from './selection-publisher.js'
 export { textChanges } from './text-changes.js'
+export type { UndoHistoryOptions } from './undo-sync.js'
 export type { SavedStatus } from './unsaved-updates.js'

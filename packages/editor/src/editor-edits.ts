@@ -1,3 +1,4 @@
+import type { SavedUndoHistory } from '@tandem/buffer'
 import { PlainTextMode } from '@tandem/language'
 import { type Disposable, type Emitter, Point, Range, type RangeLike } from '@tandem/text'
 import type { ClipboardMetadata } from './clipboard.js'
@@ -258,6 +259,42 @@ export class EditorEdits extends EditorCommands {
   /** Makes the changes since the checkpoint one undo step. */
   groupChangesSinceCheckpoint(checkpoint: number): boolean {
     return this.buffer.groupChangesSinceCheckpoint(checkpoint)
+  }
+
+  /**
+   * This editor's undo and redo stacks as data to store or send (the newest `maxSteps`
+   * steps): each step's Yjs ids, and the selections before and after it as relative
+   * positions. An editor over the same document elsewhere (after a reload, on another device)
+   * takes them with `restoreUndoHistory`. `connect` of `@tandem/collab` keeps them on the
+   * server and offline.
+   *
+   * @example const saved = editor.getUndoHistoryState(500)
+   */
+  getUndoHistoryState(maxSteps?: number): SavedUndoHistory {
+    return this.buffer.saveUndoHistory(maxSteps)
+  }
+
+  /**
+   * Replaces the undo and redo stacks with saved ones (from `getUndoHistoryState` of an editor
+   * over the same document, once this one has synced). Undo then reverts those steps and
+   * puts back their selections; it never reverts another person's change, and undoes only
+   * what remains of text others deleted or rewrote since. Returns the steps taken.
+   *
+   * @example editor.restoreUndoHistory(saved) // => 12
+   */
+  restoreUndoHistory(saved: SavedUndoHistory): number {
+    return this.buffer.loadUndoHistory(saved)
+  }
+
+  /**
+   * Calls `callback` when the undo history changes (a step made, joined, undone, redone or
+   * forgotten, a history restored), e.g. to save it a moment later; it may run inside a
+   * transaction, so it should only schedule work.
+   *
+   * @example editor.onDidChangeUndoHistory(() => debounce(save))
+   */
+  onDidChangeUndoHistory(callback: () => void): Disposable {
+    return this.buffer.onDidChangeUndoHistory(callback)
   }
 
   /** The indent level of a line of text with this editor's tab length. */

@@ -11,6 +11,7 @@
  * @module @tandem/editor
  */
 
+export type { SavedUndoHistory, SavedUndoStep } from '@tandem/buffer'
 export {
   grammarForFileName,
   type LanguageMode,

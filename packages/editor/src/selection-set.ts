@@ -79,7 +79,7 @@ export class SelectionSet {
     const { buffer, displayLayer } = context
     this.layer = new DisplayMarkerLayer(
       displayLayer,
-      buffer.addMarkerLayer({ maintainHistory: true }),
+      buffer.addMarkerLayer({ maintainHistory: true, role: 'selections' }),
     )
     this.owner = {
       getLastSelection: () => this.getLastSelection(),

@@ -69,6 +69,22 @@ export {
 } from './session-message.js'
 export { readTokenMessage, tokenMessage } from './token-message.js'
 export {
+  checkUndoHistoryLimits,
+  DEFAULT_UNDO_HISTORY_LIMITS,
+  decodeUndoHistory,
+  encodeUndoHistory,
+  readUndoHistoryMessage,
+  trimUndoHistory,
+  type UndoHistory,
+  UndoHistoryKind,
+  type UndoHistoryLimits,
+  type UndoHistoryMessage,
+  type UndoHistoryStep,
+  undoHistoryAnswer,
+  undoHistoryRequest,
+  undoHistorySave,
+} from './undo-history-message.js'
+export {
   type AwarenessViewport,
   MAX_VIEWPORT_JSON_LENGTH,
   type RelativeViewport,

@@ -43,6 +43,15 @@ export const MessageType = {
    * never ask, so they are never sent it. See saved-message.ts.
    */
   saved: 102,
+  /**
+   * Tandem's own: a user's undo history in the room. A client asks for it (body: kind 0, then
+   * a user id, used only when the connection has no authenticated user) and the server answers
+   * with the same type (kind 2, the user id, the history; empty when none is kept); a client
+   * hands over its history to keep (kind 1, the user id, the history), which the server caps
+   * and keeps per room and user. Stock y-websocket clients never send it and are never sent
+   * it. See undo-history-message.ts.
+   */
+  undoHistory: 103,
 } as const
 
 /**

@@ -25,6 +25,13 @@ describe('parseServerArgs', () => {
     expect(parse([]).limits.hideReadOnlyPresence).toBe(false)
   })
 
+  it('turns the undo history caps into the server option, absent ones left to the defaults', () => {
+    expect(parse(['--max-undo-steps', '50']).limits.undoHistoryLimits).toEqual({ maxSteps: 50 })
+    expect(parse(['--max-undo-bytes', '4096']).limits.undoHistoryLimits).toEqual({ maxBytes: 4096 })
+    expect(parse([]).limits.undoHistoryLimits).toEqual({})
+    expect(() => parse(['--max-undo-steps', '-1'])).toThrow(UsageError)
+  })
+
   it('refuses a bad limit or an unknown flag with a UsageError saying what is wrong', () => {
     expect(() => parse(['--max-connections-per-ip', '0'])).toThrow(
       new UsageError('--max-connections-per-ip must be a positive integer or Infinity, got 0'),

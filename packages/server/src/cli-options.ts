@@ -16,6 +16,7 @@ export const SERVER_USAGE = `usage: tandem-server [--port 1234] [--host 127.0.0.
                      [--max-bytes-per-second 1048576]
                      [--headers-timeout-ms 10000] [--max-pending-sockets-per-ip 50]
                      [--hide-read-only-presence]
+                     [--max-undo-steps 500] [--max-undo-bytes 524288]
        tandem-server token --room ROOM --role read|write --user USER [--ttl 3600]
        tandem-server backup --data ./data --out FILE
        tandem-server token --help | tandem-server backup --help`
@@ -45,9 +46,20 @@ export interface ServerOptions {
       readonly messagesPerSecond: number | undefined
       readonly bytesPerSecond: number | undefined
     }
+    /** Caps on each user's undo history per room; undefined ones take the defaults. */
+    readonly undoHistoryLimits: {
+      readonly maxSteps?: number
+      readonly maxBytes?: number
+    }
   }
   readonly static: string | undefined
 }
+
+/** `values` without its undefined entries (absent caps take their defaults). */
+const definedOnly = <T extends Record<string, number | undefined>>(values: T) =>
+  Object.fromEntries(Object.entries(values).filter(([, value]) => value !== undefined)) as {
+    [K in keyof T]?: number
+  }
 
 /** The limit flag `name`: a positive integer or `Infinity`, undefined when not given. */
 const limit = (values: Record<string, unknown>, name: string): number | undefined => {
@@ -124,6 +136,10 @@ export const parseServerArgs = (
         messagesPerSecond: limit(values, 'max-messages-per-second'),
         bytesPerSecond: limit(values, 'max-bytes-per-second'),
       },
+      undoHistoryLimits: definedOnly({
+        maxSteps: limit(values, 'max-undo-steps'),
+        maxBytes: limit(values, 'max-undo-bytes'),
+      }),
     },
     static: values.static,
   }
@@ -151,6 +167,8 @@ const parse = (args: readonly string[]) =>
       'max-message-bytes': { type: 'string' },
       'max-messages-per-second': { type: 'string' },
       'max-bytes-per-second': { type: 'string' },
+      'max-undo-steps': { type: 'string' },
+      'max-undo-bytes': { type: 'string' },
       static: { type: 'string' },
       help: { type: 'boolean', default: false },
     },

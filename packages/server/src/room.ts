@@ -19,9 +19,14 @@ import {
   permissionDeniedMessage,
   READ_ONLY_REASON,
   readSessionRequest,
+  readUndoHistoryMessage,
   readUserId,
   sessionAnswer,
   sessionFromState,
+  UndoHistoryKind,
+  type UndoHistoryLimits,
+  type UndoHistoryMessage,
+  undoHistoryAnswer,
   usableUserId,
 } from '@tandem/protocol'
 import * as decoding from 'lib0/decoding'
@@ -55,6 +60,7 @@ import {
   type StoredDocument,
   type UpdateAuthor,
 } from './storage/document-store.js'
+import { RoomUndoHistories } from './undo-histories.js'
 import { holdsUpdate, pendingBytes } from './yjs-store.js'
 
 export type { Peer, ReplyKind, Role } from './peer.js'
@@ -107,6 +113,10 @@ export interface RoomEvents {
    * write rate (see `RoomSessions`). `first` is true for its first such drop.
    */
   sessionWritesDropped?(room: string, peer: Peer, first: boolean): void
+  /** A user's undo history could not be read or written; the document is not affected. */
+  undoHistoryStorageFailed?(room: string, error: unknown): void
+  /** A user's undo history was over the caps: its `dropped` oldest steps were not kept. */
+  undoHistoryTrimmed?(room: string, dropped: number): void
   /** A relayed message that could not be applied, or a catch-up from the store that failed. */
   relayFailed?(room: string, error: unknown): void
   /** `peer` sent an awareness update that breaks a rule; it was closed with `reason`. */
@@ -144,6 +154,8 @@ export interface RoomOptions {
   readonly versions?: VersionOptions
   /** The name of the document's text, for attribution and versions (default `"text"`). */
   readonly textName?: string
+  /** Caps on each user's undo history (see `DEFAULT_UNDO_HISTORY_LIMITS` of `@tandem/protocol`). */
+  readonly undoHistoryLimits?: Partial<UndoHistoryLimits>
 }
 
 /**
@@ -174,6 +186,7 @@ export class Room {
   private readonly sessions: RoomSessions
   /** Tells the connections that asked what the store holds, once it holds their updates. */
   private readonly acks = new SavedAcks(this.doc)
+  private readonly undoHistories: RoomUndoHistories
   private compacting = false
   private closed = false
   /**
@@ -229,6 +242,10 @@ export class Room {
       sessionStorageFailed: (room, error) => events.sessionStorageFailed?.(room, error),
       sessionWritesDropped: (room, by, first) =>
         events.sessionWritesDropped?.(room, by as Peer, first),
+    })
+    this.undoHistories = new RoomUndoHistories(name, store, options.undoHistoryLimits, {
+      undoHistoryStorageFailed: (room, error) => events.undoHistoryStorageFailed?.(room, error),
+      undoHistoryTrimmed: (room, dropped) => events.undoHistoryTrimmed?.(room, dropped),
     })
     this.appends = new AppendQueue(
       name,
@@ -316,6 +333,7 @@ export class Room {
   leave(peer: Peer): void {
     if (!this.peers.delete(peer)) return
     void this.sessions.flush()
+    void this.undoHistories.flush()
     this.presence.leave(peer)
     this.acks.leave(peer)
   }
@@ -348,6 +366,9 @@ export class Room {
         // Whatever the body says: it asks for saved messages, and a later version may say more.
         this.acks.ask(peer)
         return
+      case MessageType.undoHistory:
+        this.receiveUndoHistory(peer, readUndoHistoryMessage(decoder))
+        return
       default:
         // Auth messages from clients and unknown types carry nothing for the server.
         return
@@ -366,6 +387,7 @@ export class Room {
     await this.versions.close()
     await this.sessions.close()
     this.acks.dispose()
+    await this.undoHistories.close()
     this.unsubscribe()
     this.presence.destroy()
     this.doc.destroy()
@@ -510,6 +532,34 @@ export class Room {
       })
       .then((session) => {
         if (!this.closed && this.peers.has(peer)) peer.send(sessionAnswer(user, session))
+      })
+  }
+
+  /**
+   * Answers `peer`'s request for its user's undo history, or keeps the history it sent (cut to
+   * the caps); a read-only connection's is not kept. Throws on a history that does not decode.
+   */
+  private receiveUndoHistory(peer: Peer, message: UndoHistoryMessage): void {
+    const user = peer.user ?? usableUserId(message.user)
+    if (message.kind === UndoHistoryKind.save) {
+      if (user !== null && peer.role !== 'read') {
+        this.undoHistories.save(user, message.history, peer)
+      }
+      return
+    }
+    if (message.kind !== UndoHistoryKind.request) return
+    if (user === null) {
+      peer.send(undoHistoryAnswer('', null))
+      return
+    }
+    this.undoHistories
+      .lookup(user)
+      .catch((error: unknown) => {
+        this.options.events?.undoHistoryStorageFailed?.(this.name, error)
+        return null
+      })
+      .then((history) => {
+        if (!this.closed && this.peers.has(peer)) peer.send(undoHistoryAnswer(user, history))
       })
   }
 

@@ -12,6 +12,7 @@ import {
   messageTypeOf,
   readTokenMessage,
   TOKEN_EXPIRED_REASON,
+  type UndoHistoryLimits,
   UPGRADE_PROBE_ACCEPT,
 } from '@tandem/protocol'
 import * as decoding from 'lib0/decoding'
@@ -44,6 +45,7 @@ import { type RefusalCause, ServerMetrics } from './server-metrics.js'
 import { type SendBounds, SocketPeer, sendBoundsWithDefaults } from './socket-peer.js'
 import type { StaticSite } from './static-site.js'
 import { checkRoom, type DocumentStore } from './storage/document-store.js'
+import { undoHistoryLimitsWithDefaults } from './undo-histories.js'
 
 /** What a connection may do, who it is, and until when. */
 export interface Authorization {
@@ -176,6 +178,11 @@ export interface TandemServerOptions {
   /** The name of each room's Y.Text, for attribution and versions (default `"text"`). */
   readonly textName?: string
   /**
+   * Caps on each user's undo history per room (default `DEFAULT_UNDO_HISTORY_LIMITS` of
+   * `@tandem/protocol`: 500 steps, 512 KiB): a history over them loses its oldest steps.
+   */
+  readonly undoHistoryLimits?: Partial<UndoHistoryLimits>
+  /**
    * A web app to serve over plain HTTP (see `StaticSite`). With it, rooms move under
    * `ROOM_PATH` (`ws://host/ws/<room>`), every other path is the app's, and `GET /ws/` lists
    * the stored rooms as JSON (`{"rooms": [...]}`) unless an `authorize` hook is set.
@@ -249,6 +256,7 @@ export class TandemServer {
       maxUnstoredBytes: options.maxUnstoredBytes,
       versions: options.versions,
       textName: options.textName,
+      undoHistoryLimits: undoHistoryLimitsWithDefaults(options.undoHistoryLimits),
       events: {
         storageFailed: (room, error) => {
           this.logger.error({ room, err: error }, 'storage failed')
@@ -303,6 +311,10 @@ export class TandemServer {
             )
           }
         },
+        undoHistoryStorageFailed: (room, error) =>
+          this.logger.warn({ room, err: error }, 'could not read or write an undo history'),
+        undoHistoryTrimmed: (room, dropped) =>
+          this.logger.debug({ room, dropped }, 'dropped the oldest steps of an undo history'),
         relayFailed: (room, error) => this.logger.warn({ room, err: error }, 'relay failed'),
         versionFailed: (room, error) =>
           this.logger.warn({ room, err: error }, 'could not make or thin an automatic version'),

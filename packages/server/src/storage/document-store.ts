@@ -114,6 +114,16 @@ export interface DocumentStore {
   loadVersion(room: string, id: string): Promise<StoredVersion | null>
   /** Deletes versions of `room` by id (ids it does not have are ignored). */
   deleteVersions(room: string, ids: readonly string[]): Promise<void>
+  /**
+   * Keeps `history` (opaque bytes: an encoded undo history, already within the server's caps)
+   * as `user`'s undo history in `room`, or forgets it (null). A store keeps histories for as
+   * many users per room as sessions (saving a new user's past the cap drops the least recently
+   * saved). Optional: with a store that has no such methods, histories live only in the
+   * server's memory while the room is open.
+   */
+  saveUndoHistory?(room: string, user: string, history: Uint8Array | null): Promise<void>
+  /** `user`'s undo history in `room`, or null. */
+  loadUndoHistory?(room: string, user: string): Promise<Uint8Array | null>
   /** Sets a metadata value of `room` (e.g. a title); null deletes it. */
   setMeta(room: string, key: string, value: string | null): Promise<void>
   /** A metadata value of `room`, or null. */

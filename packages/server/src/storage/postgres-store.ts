@@ -11,6 +11,8 @@
  *   the same statement or transaction that changes the log, so `append` answers in one round trip.
  * - `sessions(room, user_id, data, updated_at)`, at most a cap of rows per room (saving a new
  *   user's session past it deletes the least recently saved), and `meta(room, key, value)`.
+ * - `undo_histories(room, user_id, data, updated_at)`: each user's undo history, capped per
+ *   room as sessions are.
  *
  * Appends are written in batches (see append-batches.ts): every append of one turn of the event
  * loop, of any room, goes in one statement, so one round trip and one commit, that inserts the
@@ -136,7 +138,8 @@ const statements = (schema: string) => {
     tablesFound: `
       SELECT (SELECT count(*) FROM pg_tables
               WHERE schemaname = $1
-                AND tablename IN ('updates', 'rooms', 'sessions', 'meta', 'attributions', 'versions'))
+                AND tablename IN ('updates', 'rooms', 'sessions', 'meta', 'attributions',
+                                  'versions', 'undo_histories'))
            + (SELECT count(*) FROM information_schema.columns
               WHERE table_schema = $1 AND table_name = 'updates'
                 AND column_name IN ('author', 'at')) AS found`,
@@ -186,11 +189,19 @@ const statements = (schema: string) => {
     addColumns: [
       `ALTER TABLE ${s}.updates ADD COLUMN IF NOT EXISTS author text`,
       `ALTER TABLE ${s}.updates ADD COLUMN IF NOT EXISTS at bigint`,
+      `CREATE TABLE IF NOT EXISTS ${s}.undo_histories (
+        room text NOT NULL,
+        user_id text NOT NULL,
+        data bytea NOT NULL,
+        updated_at timestamptz NOT NULL DEFAULT now(),
+        PRIMARY KEY (room, user_id)
+      )`,
     ],
     // Made with the tables; a schema made before it trims sessions without it, sorting the room's.
     createIndexes: [
       `CREATE INDEX IF NOT EXISTS sessions_by_age ON ${s}.sessions (room, updated_at)`,
       `CREATE INDEX IF NOT EXISTS versions_by_room ON ${s}.versions (room, id)`,
+      `CREATE INDEX IF NOT EXISTS undo_histories_by_age ON ${s}.undo_histories (room, updated_at)`,
     ],
     load: `SELECT data FROM ${s}.updates WHERE room = $1 ORDER BY seq`,
     loadAuthored: `SELECT data, author, at FROM ${s}.updates WHERE room = $1 ORDER BY seq`,
@@ -251,6 +262,18 @@ const statements = (schema: string) => {
         SELECT user_id FROM ${s}.sessions WHERE room = $1
         ORDER BY updated_at DESC, user_id DESC OFFSET $2)`,
     loadSession: `SELECT data FROM ${s}.sessions WHERE room = $1 AND user_id = $2`,
+    saveHistory: `
+      INSERT INTO ${s}.undo_histories AS kept (room, user_id, data, updated_at)
+      VALUES ($1, $2, $3, clock_timestamp())
+      ON CONFLICT (room, user_id) DO UPDATE
+        SET data = excluded.data, updated_at = excluded.updated_at
+      RETURNING (kept.xmax = 0) AS inserted`,
+    trimHistories: `
+      DELETE FROM ${s}.undo_histories WHERE room = $1 AND user_id IN (
+        SELECT user_id FROM ${s}.undo_histories WHERE room = $1
+        ORDER BY updated_at DESC, user_id DESC OFFSET $2)`,
+    deleteHistory: `DELETE FROM ${s}.undo_histories WHERE room = $1 AND user_id = $2`,
+    loadHistory: `SELECT data FROM ${s}.undo_histories WHERE room = $1 AND user_id = $2`,
     setMeta: `
       INSERT INTO ${s}.meta (room, key, value) VALUES ($1, $2, $3)
       ON CONFLICT (room, key) DO UPDATE SET value = excluded.value`,
@@ -581,6 +604,37 @@ export class PostgresStore implements DocumentStore {
       user,
     ])
     return row?.data ?? null
+  }
+
+  async saveUndoHistory(room: string, user: string, history: Uint8Array | null): Promise<void> {
+    checkRoomName(room)
+    checkText('a user', user)
+    if (history === null) {
+      await this.#query('delete an undo history', this.#sql.deleteHistory, [room, user])
+      return
+    }
+    const [saved] = await this.#query<{ inserted: boolean }>(
+      'save an undo history',
+      this.#sql.saveHistory,
+      [room, user, Buffer.from(history.buffer, history.byteOffset, history.byteLength)],
+    )
+    if (saved?.inserted && this.#maxSessions !== Number.POSITIVE_INFINITY) {
+      await this.#query('trim the undo histories', this.#sql.trimHistories, [
+        room,
+        this.#maxSessions,
+      ])
+    }
+  }
+
+  async loadUndoHistory(room: string, user: string): Promise<Uint8Array | null> {
+    checkRoomName(room)
+    checkText('a user', user)
+    const [row] = await this.#query<{ data: Buffer }>(
+      'load an undo history',
+      this.#sql.loadHistory,
+      [room, user],
+    )
+    return row === undefined ? null : new Uint8Array(row.data)
   }
 
   async setMeta(room: string, key: string, value: string | null): Promise<void> {

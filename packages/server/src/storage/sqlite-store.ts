@@ -65,6 +65,14 @@ const SCHEMA = `
     PRIMARY KEY (room, user_id)
   );
   CREATE INDEX IF NOT EXISTS sessions_by_age ON sessions (room, updated_at);
+  CREATE TABLE IF NOT EXISTS undo_histories (
+    room TEXT NOT NULL,
+    user_id TEXT NOT NULL,
+    data BLOB NOT NULL,
+    updated_at INTEGER NOT NULL,
+    PRIMARY KEY (room, user_id)
+  );
+  CREATE INDEX IF NOT EXISTS undo_histories_by_age ON undo_histories (room, updated_at);
   CREATE TABLE IF NOT EXISTS meta (
     room TEXT NOT NULL,
     key TEXT NOT NULL,
@@ -145,6 +153,19 @@ export class SqliteStore implements DocumentStore {
            ORDER BY updated_at DESC, rowid DESC LIMIT -1 OFFSET @keep)`,
       ),
       loadSession: db.prepare('SELECT data FROM sessions WHERE room = ? AND user_id = ?'),
+      updateHistory: db.prepare(
+        'UPDATE undo_histories SET data = ?, updated_at = ? WHERE room = ? AND user_id = ?',
+      ),
+      insertHistory: db.prepare(
+        'INSERT INTO undo_histories (room, user_id, data, updated_at) VALUES (?, ?, ?, ?)',
+      ),
+      trimHistories: db.prepare(
+        `DELETE FROM undo_histories WHERE room = @room AND rowid IN (
+           SELECT rowid FROM undo_histories WHERE room = @room
+           ORDER BY updated_at DESC, rowid DESC LIMIT -1 OFFSET @keep)`,
+      ),
+      deleteHistory: db.prepare('DELETE FROM undo_histories WHERE room = ? AND user_id = ?'),
+      loadHistory: db.prepare('SELECT data FROM undo_histories WHERE room = ? AND user_id = ?'),
       setMeta: db.prepare(
         `INSERT INTO meta (room, key, value) VALUES (?, ?, ?)
          ON CONFLICT (room, key) DO UPDATE SET value = excluded.value`,
@@ -316,6 +337,38 @@ export class SqliteStore implements DocumentStore {
         }
       }),
     )
+  }
+
+  /**
+   * Keeps `history` as `user`'s undo history in `room` (null forgets it); a new user's past the
+   * room's cap drops the least recently saved ones, in the same transaction.
+   */
+  async saveUndoHistory(room: string, user: string, history: Uint8Array | null): Promise<void> {
+    checkRoom(room)
+    const now = Math.max(Date.now(), this.lastSessionTime + 1)
+    this.lastSessionTime = now
+    this.run(
+      this.db.transaction(() => {
+        if (history === null) {
+          this.statements.deleteHistory.run(room, user)
+          return
+        }
+        const data = Buffer.from(history.buffer, history.byteOffset, history.byteLength)
+        if (this.statements.updateHistory.run(data, now, room, user).changes > 0) return
+        this.statements.insertHistory.run(room, user, data, now)
+        if (this.maxSessionsPerRoom !== Number.POSITIVE_INFINITY) {
+          this.statements.trimHistories.run({ room, keep: this.maxSessionsPerRoom })
+        }
+      }),
+    )
+  }
+
+  async loadUndoHistory(room: string, user: string): Promise<Uint8Array | null> {
+    checkRoom(room)
+    return this.run(() => {
+      const row = this.statements.loadHistory.get(room, user) as { data: Buffer } | undefined
+      return row === undefined ? null : new Uint8Array(row.data)
+    })
   }
 
   async setMeta(room: string, key: string, value: string | null): Promise<void> {

@@ -127,6 +127,14 @@ export class HeldStore implements DocumentStore {
     return this.inner.loadSession(room, user)
   }
 
+  saveUndoHistory(room: string, user: string, history: Uint8Array | null): Promise<void> {
+    return this.inner.saveUndoHistory?.(room, user, history) ?? Promise.resolve()
+  }
+
+  loadUndoHistory(room: string, user: string): Promise<Uint8Array | null> {
+    return this.inner.loadUndoHistory?.(room, user) ?? Promise.resolve(null)
+  }
+
   setMeta(room: string, key: string, value: string | null): Promise<void> {
     return this.inner.setMeta(room, key, value)
   }

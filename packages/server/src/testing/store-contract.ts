@@ -322,6 +322,32 @@ export const describeDocumentStore = (name: string, open: OpenStore): void => {
       expect(await store.loadSession('r', 'c')).toBe('{"c":2}')
     })
 
+    it('keeps one undo history per user and room, capped per room as sessions are', async () => {
+      const store = await openStore(true, 2)
+      if (store.saveUndoHistory === undefined || store.loadUndoHistory === undefined) {
+        throw new Error('the store keeps no undo histories')
+      }
+      const bytes = (n: number) => new Uint8Array([1, n, 0, 255, n])
+      expect(await store.loadUndoHistory('r', 'ada')).toBeNull()
+      await store.saveUndoHistory('r', 'ada', bytes(1))
+      await store.saveUndoHistory('r', 'ada', bytes(2))
+      await store.saveUndoHistory('s', 'ada', bytes(3))
+      expect(await store.loadUndoHistory('r', 'ada')).toEqual(bytes(2))
+      expect(await store.loadUndoHistory('s', 'ada')).toEqual(bytes(3))
+      expect(await store.loadUndoHistory('r', 'bob')).toBeNull()
+      const big = new Uint8Array(300_000).map((_, i) => i & 0xff)
+      await new Promise((resolve) => setTimeout(resolve, 5))
+      await store.saveUndoHistory('r', 'bob', big)
+      expect(await store.loadUndoHistory('r', 'bob')).toEqual(big)
+      await new Promise((resolve) => setTimeout(resolve, 5))
+      await store.saveUndoHistory('r', 'cy', bytes(4))
+      expect(await store.loadUndoHistory('r', 'ada')).toBeNull()
+      expect(await store.loadUndoHistory('r', 'cy')).toEqual(bytes(4))
+      await store.saveUndoHistory('r', 'cy', null)
+      expect(await store.loadUndoHistory('r', 'cy')).toBeNull()
+      expect(await store.loadUndoHistory('r', 'bob')).toEqual(big)
+    })
+
     it('refuses bad room names with a TypeError', async () => {
       const store = await openStore(true)
       await expect(store.load('')).rejects.toThrow(TypeError)
