@@ -33,6 +33,8 @@ export interface BackupSummary {
   readonly to: string
   readonly rooms: number
   readonly updates: number
+  /** Versions of rooms kept in the copy (their history: see docs/history.md). */
+  readonly versions: number
   readonly bytes: number
 }
 
@@ -123,10 +125,10 @@ export const backupDatabase = async (options: {
 }
 
 /**
- * Checks the copy's pages, counts its rooms and updates, and makes it one self-contained file
+ * Checks the copy's pages, counts its rooms, updates and versions, and makes it one self-contained file
  * (rollback journal: no `-wal` beside it; the server turns WAL on again when it opens it).
  */
-const checkCopy = (file: string): { rooms: number; updates: number } => {
+const checkCopy = (file: string): { rooms: number; updates: number; versions: number } => {
   const copy = new Database(file, { fileMustExist: true })
   try {
     copy.pragma('journal_mode = DELETE')
@@ -134,7 +136,16 @@ const checkCopy = (file: string): { rooms: number; updates: number } => {
     if (check !== 'ok') throw new Error(`the copy does not check out: ${check}`)
     const count = (table: string) =>
       (copy.prepare(`SELECT count(*) AS n FROM ${table}`).get() as { n: number }).n
-    return { rooms: count('rooms'), updates: count('updates') }
+    // A database from before versions were kept has no such table.
+    const hasVersions =
+      copy
+        .prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'versions'")
+        .get() !== undefined
+    return {
+      rooms: count('rooms'),
+      updates: count('updates'),
+      versions: hasVersions ? count('versions') : 0,
+    }
   } finally {
     copy.close()
   }

@@ -66,6 +66,14 @@ describe('tandem-server backup', () => {
       for (let i = 0; i < 3; i++) writer.text.insert(typed, ALPHABET[typed++ % ALPHABET.length]!)
     }, 2)
     await vi.waitFor(() => expect(typed).toBeGreaterThan(200), WAIT)
+    // The history goes with the documents: a named version, and who wrote what.
+    const api = (url: string, path: string, init?: RequestInit) =>
+      fetch(`${url.replace('ws:', 'http:')}/api/rooms/notes/${path}`, init)
+    const saved = await api(server.url, 'versions', {
+      method: 'POST',
+      body: JSON.stringify({ name: 'mid-typing' }),
+    })
+    expect(saved.status).toBe(200)
 
     const out = join(root, 'notes-backup.sqlite')
     const backup = await runBackup(['--data', data, '--out', out])
@@ -73,7 +81,9 @@ describe('tandem-server backup', () => {
     await vi.waitFor(() => expect(typed).toBeGreaterThan(typedAtBackup + 100), WAIT)
     clearInterval(typing)
     expect(backup).toMatchObject({ code: 0, stderr: '' })
-    expect(backup.stdout).toMatch(/^backed up .*tandem\.sqlite to .*notes-backup\.sqlite: 1 rooms/)
+    expect(backup.stdout).toMatch(
+      /^backed up .*tandem\.sqlite to .*notes-backup\.sqlite: 1 rooms, \d+ updates, 1 versions/,
+    )
 
     // Every update in the copy is whole: the document decodes with nothing left pending.
     const copy = SqliteStore.open({ file: out })
@@ -97,6 +107,15 @@ describe('tandem-server backup', () => {
     expect(text.length).toBeLessThan(full.length)
     expect(full.startsWith(text)).toBe(true)
     expect(text).toBe(doc.getText('text').toString())
+    const versions = (await (await api(fresh.url, 'versions')).json()) as {
+      versions: { name: string; length: number }[]
+    }
+    expect(versions.versions.map((v) => v.name)).toEqual(['mid-typing'])
+    const authors = (await (await api(fresh.url, 'authors')).json()) as {
+      authors: { to: number; user: string }[]
+    }
+    expect(authors.authors.at(-1)?.to).toBe(text.length)
+    expect(authors.authors.every((run) => run.user === 'anonymous')).toBe(true)
   })
 
   it('says clearly when the data folder or the output cannot be used', async () => {

@@ -32,6 +32,15 @@ describe('parseServerArgs', () => {
     expect(() => parse(['--max-undo-steps', '-1'])).toThrow(UsageError)
   })
 
+  it('turns the version flags into the server option, absent ones left to the defaults', () => {
+    expect(parse([]).versions).toEqual({ manualOnly: false })
+    expect(
+      parse(['--version-pause-ms', '5000', '--version-interval-ms', '60000']).versions,
+    ).toEqual({ manualOnly: false, pauseMs: 5000, maxIntervalMs: 60000 })
+    expect(parse(['--manual-versions']).versions).toEqual({ manualOnly: true })
+    expect(() => parse(['--version-pause-ms', 'soon'])).toThrow(UsageError)
+  })
+
   it('refuses a bad limit or an unknown flag with a UsageError saying what is wrong', () => {
     expect(() => parse(['--max-connections-per-ip', '0'])).toThrow(
       new UsageError('--max-connections-per-ip must be a positive integer or Infinity, got 0'),

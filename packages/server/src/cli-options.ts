@@ -17,6 +17,7 @@ export const SERVER_USAGE = `usage: tandem-server [--port 1234] [--host 127.0.0.
                      [--headers-timeout-ms 10000] [--max-pending-sockets-per-ip 50]
                      [--hide-read-only-presence]
                      [--max-undo-steps 500] [--max-undo-bytes 524288]
+                     [--version-pause-ms 60000] [--version-interval-ms 600000] [--manual-versions]
        tandem-server token --room ROOM --role read|write --user USER [--ttl 3600]
        tandem-server backup --data ./data --out FILE
        tandem-server token --help | tandem-server backup --help`
@@ -53,6 +54,12 @@ export interface ServerOptions {
     }
   }
   readonly static: string | undefined
+  /** When rooms make versions by themselves; undefined values take the defaults. */
+  readonly versions: {
+    readonly manualOnly: boolean
+    readonly pauseMs?: number
+    readonly maxIntervalMs?: number
+  }
 }
 
 /** `values` without its undefined entries (absent caps take their defaults). */
@@ -142,6 +149,13 @@ export const parseServerArgs = (
       }),
     },
     static: values.static,
+    versions: {
+      manualOnly: values['manual-versions'],
+      ...definedOnly({
+        pauseMs: limit(values, 'version-pause-ms'),
+        maxIntervalMs: limit(values, 'version-interval-ms'),
+      }),
+    },
   }
 }
 
@@ -169,6 +183,9 @@ const parse = (args: readonly string[]) =>
       'max-bytes-per-second': { type: 'string' },
       'max-undo-steps': { type: 'string' },
       'max-undo-bytes': { type: 'string' },
+      'version-pause-ms': { type: 'string' },
+      'version-interval-ms': { type: 'string' },
+      'manual-versions': { type: 'boolean', default: false },
       static: { type: 'string' },
       help: { type: 'boolean', default: false },
     },

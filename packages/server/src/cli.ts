@@ -100,7 +100,15 @@ const main = async () => {
   }
   // Both hooks: tokens are checked when a connection opens and when a fresh one is handed over.
   const auth = options.authSecret === undefined ? {} : tokenAuth(options.authSecret)
-  const server = new TandemServer({ store, relay, logger, site, ...auth, ...options.limits })
+  const server = new TandemServer({
+    store,
+    relay,
+    logger,
+    site,
+    ...auth,
+    ...options.limits,
+    versions: options.versions,
+  })
   let stopping = false
   const stop = async (signal: string) => {
     if (stopping) return
@@ -155,8 +163,10 @@ const backup = async (args: string[]) => {
   try {
     const parsed = parseBackupArgs(args)
     if (parsed === 'help') return console.log(BACKUP_USAGE)
-    const { from, to, rooms, updates, bytes } = await backupDatabase(parsed)
-    console.log(`backed up ${from} to ${to}: ${rooms} rooms, ${updates} updates, ${bytes} bytes`)
+    const { from, to, rooms, updates, versions, bytes } = await backupDatabase(parsed)
+    console.log(
+      `backed up ${from} to ${to}: ${rooms} rooms, ${updates} updates, ${versions} versions, ${bytes} bytes`,
+    )
   } catch (error) {
     if (error instanceof UsageError) {
       console.error(`tandem-server backup: ${error.message}\n${BACKUP_USAGE}`)
