@@ -58,6 +58,16 @@ export {
 } from './history/version-diff.js'
 export { API_PREFIX, ApiError, MAX_API_BODY_BYTES } from './http-api.js'
 export type { Counter, Histogram, Labels, Metric } from './metrics.js'
+export {
+  type ChangeSpec,
+  type LineColumn,
+  MAX_CHANGES,
+  type PositionSpec,
+  type RelativeSpec,
+  type ResolvedChange,
+} from './programs/change-specs.js'
+export { type ChangesAnswer, MAX_ANCHORS } from './programs/document-routes.js'
+export { IDEMPOTENCY_TTL_MS, MAX_IDEMPOTENCY_KEY_LENGTH } from './programs/idempotency.js'
 export { RATE_LIMIT_REASON, type RateLimitKind, type RateLimits } from './rate-limit.js'
 export {
   CloseCode,

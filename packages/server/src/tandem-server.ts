@@ -21,7 +21,7 @@ import { ConnectionAccess, checkAccess } from './connection-access.js'
 import { ConnectionLimits, clientAddress, type LimitRefusal } from './connection-limits.js'
 import { historyRoutes } from './history/history-api.js'
 import type { VersionOptions } from './history/room-versions.js'
-import { ServerHistory } from './history/server-history.js'
+import { type RoomAccess, ServerHistory } from './history/server-history.js'
 import { HttpApi } from './http-api.js'
 import { METRICS_CONTENT_TYPE } from './metrics.js'
 import {
@@ -30,6 +30,7 @@ import {
   headerTimeouts,
   PendingSockets,
 } from './pending-sockets.js'
+import { documentRoutes } from './programs/document-routes.js'
 import {
   RATE_LIMIT_REASON,
   RateLimiter,
@@ -320,7 +321,7 @@ export class TandemServer {
           this.logger.warn({ room, err: error }, 'could not make or thin an automatic version'),
       },
     })
-    this.history = new ServerHistory({
+    const roomAccess: RoomAccess = {
       withRoom: async (name, work) => {
         const room = await this.rooms.open(name)
         try {
@@ -329,9 +330,10 @@ export class TandemServer {
           this.rooms.release(room)
         }
       },
-    })
+    }
+    this.history = new ServerHistory(roomAccess)
     this.api = new HttpApi(
-      historyRoutes(this.history),
+      [...documentRoutes(roomAccess), ...historyRoutes(this.history)],
       (request, room) =>
         this.authorizeRoom(request, room, clientAddress(request, this.options.trustProxy ?? false)),
       (error) => this.logger.error({ err: error }, 'an API request failed'),

@@ -1,0 +1,133 @@
+/**
+ * The HTTP routes programs use to read and change a room's text, under `/api/rooms/<room>`:
+ *
+ * - `GET` (read): `{room, text, length, stateVector}`; with `?version=<id>`, a version's text
+ *   instead; with `?anchors=0,15`, a relative position for each offset, to name those places
+ *   in a later change however the text changes meanwhile.
+ * - `POST changes` (write), body `{"changes": [{"from", "to", "insert"}, ...]}`: applies the
+ *   changes as one change by the caller, stored before it reaches anyone; answers what was
+ *   applied and the new state vector (and the new text with `?text=1`). An `Idempotency-Key`
+ *   header makes a retried request answer again instead of changing the text twice.
+ *
+ * @module
+ */
+import { relativePositionToJSON } from '@tandem/protocol'
+import * as Y from 'yjs'
+import { ANONYMOUS_AUTHOR } from '../history/room-attribution.js'
+import type { RoomAccess } from '../history/server-history.js'
+import { ApiError, type ApiRequest, type ApiRoute } from '../http-api.js'
+import { applyChanges, parseChanges, type ResolvedChange, resolveChanges } from './change-specs.js'
+import { IdempotentResults, isIdempotencyKey } from './idempotency.js'
+
+/** The most anchors one request may ask for. */
+export const MAX_ANCHORS = 1_000
+
+/** What `POST changes` answers. */
+export interface ChangesAnswer {
+  /** The room changed. */
+  readonly room: string
+  /** The changes made, in offsets of the text before them, sorted. */
+  readonly applied: readonly ResolvedChange[]
+  /** The text's length after them. */
+  readonly length: number
+  /** The room document's state vector after them (Yjs encoding, base64). */
+  readonly stateVector: string
+  /** The text after them, when asked for with `?text=1`. */
+  readonly text?: string
+}
+
+const base64 = (bytes: Uint8Array): string => Buffer.from(bytes).toString('base64')
+
+const userOf = ({ authorization }: ApiRequest): string => authorization.user ?? ANONYMOUS_AUTHOR
+
+/**
+ * The routes over `rooms`.
+ *
+ * @example new HttpApi(documentRoutes(rooms), access)
+ */
+export const documentRoutes = (rooms: RoomAccess): ApiRoute[] => {
+  const done = new IdempotentResults<ChangesAnswer>()
+  return [
+    {
+      method: 'GET',
+      pattern: /^$/,
+      role: 'read',
+      handle: ({ room, query }) =>
+        rooms.withRoom(room, async (opened) => {
+          const version = query.get('version')
+          if (version !== null) {
+            const found = /^\d{1,15}$/.test(version) ? await opened.versions.open(version) : null
+            if (found === null)
+              throw new ApiError(
+                404,
+                `the room has no version ${JSON.stringify(version.slice(0, 40))}`,
+              )
+            return { room, version: version, text: found.text, length: found.text.length }
+          }
+          const text = opened.doc.getText(opened.textName)
+          const content = text.toString()
+          const answer: Record<string, unknown> = {
+            room,
+            text: content,
+            length: content.length,
+            stateVector: base64(Y.encodeStateVector(opened.doc)),
+          }
+          const anchors = query.get('anchors')
+          if (anchors !== null) answer.anchors = anchorsOf(text, content.length, anchors)
+          return answer
+        }),
+    },
+    {
+      method: 'POST',
+      pattern: /^changes$/,
+      role: 'write',
+      maxBodyBytes: 8 * 1024 * 1024,
+      async handle(request) {
+        const { room, query, http } = request
+        const specs = parseChanges(await request.json())
+        const key = http.headers['idempotency-key']
+        if (key !== undefined && (typeof key !== 'string' || !isIdempotencyKey(key))) {
+          throw new ApiError(400, 'Idempotency-Key must be 1 to 200 printable ASCII characters')
+        }
+        const apply = () =>
+          rooms.withRoom(room, async (opened) => {
+            let applied: ResolvedChange[] = []
+            await opened.change(userOf(request), (text) => {
+              applied = resolveChanges(text, specs)
+              applyChanges(text, applied)
+            })
+            const text = opened.doc.getText(opened.textName)
+            return {
+              room,
+              applied,
+              length: text.length,
+              stateVector: base64(Y.encodeStateVector(opened.doc)),
+              ...(query.get('text') === '1' ? { text: text.toString() } : {}),
+            }
+          })
+        return key === undefined
+          ? apply()
+          : done.once(`${room}\u0000${userOf(request)}\u0000${key}`, apply)
+      },
+    },
+  ]
+}
+
+/** Relative positions for the offsets listed in `list` ("0,15,42"), keyed by offset. */
+const anchorsOf = (text: Y.Text, length: number, list: string): Record<string, unknown> => {
+  const offsets = list.split(',')
+  if (offsets.length > MAX_ANCHORS) throw new ApiError(400, `at most ${MAX_ANCHORS} anchors`)
+  const anchors: Record<string, unknown> = {}
+  for (const item of offsets) {
+    if (!/^\d{1,15}$/.test(item) || Number(item) > length) {
+      throw new ApiError(
+        400,
+        `anchors must be offsets in the text (0 to ${length}), got ${JSON.stringify(item.slice(0, 20))}`,
+      )
+    }
+    anchors[item] = relativePositionToJSON(
+      Y.createRelativePositionFromTypeIndex(text, Number(item)),
+    )
+  }
+  return anchors
+}
