@@ -67,6 +67,12 @@ export const GUIDES: readonly GuideSpec[] = [
     test: 'packages/editor/src/brackets-guide.test.ts',
   },
   {
+    guide: 'docs/agents.md',
+    packageDir: 'packages/server',
+    minSamples: 1,
+    test: 'packages/server/src/docs.test.ts',
+  },
+  {
     guide: 'docs/history.md',
     packageDir: 'packages/server',
     minSamples: 1,

@@ -12,3 +12,4 @@ describeGuideSamples('docs/server.md', {
 })
 
 describeGuideSamples('docs/history.md')
+describeGuideSamples('docs/agents.md')
