@@ -66,6 +66,7 @@ export {
   type RelativeSpec,
   type ResolvedChange,
 } from './programs/change-specs.js'
+export { DirectConnection, type OpenDocumentOptions } from './programs/direct-connection.js'
 export { type ChangesAnswer, MAX_ANCHORS } from './programs/document-routes.js'
 export { IDEMPOTENCY_TTL_MS, MAX_IDEMPOTENCY_KEY_LENGTH } from './programs/idempotency.js'
 export { RATE_LIMIT_REASON, type RateLimitKind, type RateLimits } from './rate-limit.js'

@@ -30,6 +30,7 @@ import {
   headerTimeouts,
   PendingSockets,
 } from './pending-sockets.js'
+import { DirectConnection, type OpenDocumentOptions } from './programs/direct-connection.js'
 import { documentRoutes } from './programs/document-routes.js'
 import {
   RATE_LIMIT_REASON,
@@ -45,7 +46,7 @@ import type { Relay } from './scale/relay.js'
 import { type RefusalCause, ServerMetrics } from './server-metrics.js'
 import { type SendBounds, SocketPeer, sendBoundsWithDefaults } from './socket-peer.js'
 import type { StaticSite } from './static-site.js'
-import { checkRoom, type DocumentStore } from './storage/document-store.js'
+import { checkAuthor, checkRoom, type DocumentStore } from './storage/document-store.js'
 import { undoHistoryLimitsWithDefaults } from './undo-histories.js'
 
 /** What a connection may do, who it is, and until when. */
@@ -367,6 +368,24 @@ export class TandemServer {
     this.http.listen(port, host)
     await once(this.http, 'listening')
     return (this.http.address() as AddressInfo).port
+  }
+
+  /**
+   * Opens `room` for a program in this process: a `Y.Doc` and an awareness of its own, synced
+   * with the room (loaded here if needed; with a relay, it may be open on other instances too).
+   * Its changes are stored before anyone sees them and attributed to `options.user`; its
+   * presence shows to everyone, marked as a program, until `close()`.
+   *
+   * @example const bot = await server.openDocument('notes', { user: 'formatter-bot' }); await bot.whenSynced
+   */
+  async openDocument(room: string, options: OpenDocumentOptions): Promise<DirectConnection> {
+    checkRoom(room)
+    checkAuthor({ user: options?.user, time: 0 })
+    if (this.closing) throw new Error('the server is shutting down')
+    const opened = await this.rooms.open(room)
+    const connection = new DirectConnection(opened, options, () => this.rooms.release(opened))
+    await connection.whenSynced
+    return connection
   }
 
   /** The rooms in memory. */
