@@ -73,10 +73,11 @@ export class HistoryPanel {
     this.authorsToggle.addEventListener('change', () =>
       host.showAuthors(this.authorsToggle.checked),
     )
+    // Labels wrap their controls: the name is theirs without an id to point at.
     const authors = make(
       document,
       'label',
-      { className: 'history-toggle', htmlFor: 'show-authors' },
+      { className: 'history-toggle' },
       this.authorsToggle,
       ' Show authors',
     )
@@ -96,10 +97,10 @@ export class HistoryPanel {
       make(
         document,
         'label',
-        { className: 'field-label', htmlFor: 'version-name' },
-        'Version name',
+        { className: 'history-name' },
+        make(document, 'span', { className: 'field-label' }, 'Version name'),
+        this.nameInput,
       ),
-      this.nameInput,
       make(document, 'button', { type: 'submit', className: 'button' }, 'Save version'),
     )
     save.addEventListener('submit', (event) => {
