@@ -50,9 +50,9 @@ export const ATTRIBUTION_CSS = `
 .tandem-editor .tandem-author-tooltip,
 .tandem-attribution-legend {
   font: 12px/1.4 system-ui, sans-serif;
-  color: #1f2328;
-  background: #ffffff;
-  border: 1px solid #d0d7de;
+  color: var(--tandem-text, #1f2328);
+  background: var(--tandem-background, #ffffff);
+  border: 1px solid var(--tandem-gutter-border, #d0d7de);
   border-radius: 6px;
   box-shadow: 0 2px 8px rgb(0 0 0 / 15%);
 }

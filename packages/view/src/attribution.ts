@@ -118,7 +118,6 @@ export class AttributionLayer {
   /** Counts changes to the text: an answer to a question asked before one is out of date. */
   private generation = 0
   private timer: ReturnType<typeof setTimeout> | null = null
-  private wanted: { from: number; to: number } | null = null
   private drawn = ''
   private previousDescribedBy: string | null
   private disposed = false
@@ -147,6 +146,7 @@ export class AttributionLayer {
     host.lines.prepend(this.runsElement)
     this.barsElement = document.createElement('div')
     this.barsElement.className = 'tandem-author-bars'
+    this.barsElement.setAttribute('aria-hidden', 'true')
     host.gutter.append(this.barsElement)
     this.tooltip = document.createElement('div')
     this.tooltip.className = 'tandem-author-tooltip'
@@ -271,15 +271,17 @@ export class AttributionLayer {
     this.host.element.classList.remove('shows-attribution')
   }
 
-  /** Asks for offsets [`from`, `to`) after the delay (a later call in the meantime wins). */
+  /**
+   * Asks for offsets [`from`, `to`) after the delay (a later call in the meantime wins); the
+   * span moves with the text meanwhile, so the question is about the text as it is then.
+   */
   private ask(from: number, to: number): void {
     this.asked = { from, to }
-    this.wanted = { from, to }
     if (this.timer !== null) clearTimeout(this.timer)
     this.timer = setTimeout(() => {
       this.timer = null
-      const wanted = this.wanted
-      if (wanted !== null) void this.request(wanted.from, wanted.to)
+      const asked = this.asked
+      if (asked !== null) void this.request(asked.from, asked.to)
     }, this.delay)
   }
 
