@@ -26,6 +26,12 @@ export interface HistoryPanelHost {
 const formatTime = (time: number): string =>
   new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' }).format(time)
 
+/** At most 80 characters of `text`, line breaks shown as ⏎. */
+const excerpt = (text: string): string => {
+  const shown = text.replaceAll('\n', '⏎')
+  return shown.length > 80 ? `${shown.slice(0, 79)}…` : shown
+}
+
 const make = <K extends keyof HTMLElementTagNameMap>(
   document: Document,
   tag: K,
@@ -316,7 +322,19 @@ export class HistoryPanel {
         inserted + deleted === 0
           ? 'No changes since this version.'
           : `${inserted} insertion${inserted === 1 ? '' : 's'}, ${deleted} deletion${deleted === 1 ? '' : 's'}.`
-      this.showResult(`Changes since ${title}`, summary, text)
+      // The same changes in words, for whoever cannot tell them by colour or strike-through.
+      const changes = make(
+        document,
+        'ul',
+        { className: 'history-changes' },
+        ...runs
+          .filter((run) => run.kind !== 'same')
+          .map((run) =>
+            make(document, 'li', {}, `${this.describeChange(run)}: “${excerpt(run.text)}”`),
+          ),
+      )
+      changes.setAttribute('aria-label', 'Changes in words')
+      this.showResult(`Changes since ${title}`, summary, text, changes)
     } catch (error) {
       this.say(`Could not compare the version: ${(error as Error).message}`)
     }
@@ -326,12 +344,17 @@ export class HistoryPanel {
     const document = this.element.ownerDocument
     if (run.kind === 'same') return document.createTextNode(run.text)
     const element = make(document, run.kind === 'inserted' ? 'ins' : 'del', {}, run.text)
-    const who = run.user === null ? 'someone' : this.nameOf(run.user)
-    const when = run.time === null ? '' : `, ${formatTime(run.time)}`
-    element.title = `${run.kind === 'inserted' ? 'Inserted' : 'Deleted'} by ${who}${when}`
+    element.title = this.describeChange(run)
     element.dataset.user = run.user ?? ''
     if (run.user !== null) element.style.setProperty('--author-color', colorForUser(run.user))
     return element
+  }
+
+  /** "Inserted by Ada, 5 Jan 2026, 09:30". */
+  private describeChange(run: DiffRunJSON): string {
+    const who = run.user === null ? 'someone' : this.nameOf(run.user)
+    const when = run.time === null ? '' : `, ${formatTime(run.time)}`
+    return `${run.kind === 'inserted' ? 'Inserted' : 'Deleted'} by ${who}${when}`
   }
 
   private async restore(version: VersionJSON, title: string): Promise<void> {
@@ -352,13 +375,13 @@ export class HistoryPanel {
   }
 
   /** Shows a preview or a diff under the list and moves the focus to its heading. */
-  private showResult(heading: string, summary: string, body: HTMLElement): void {
+  private showResult(heading: string, summary: string, ...body: HTMLElement[]): void {
     const document = this.element.ownerDocument
     const title = make(document, 'h3', { className: 'history-subtitle', tabIndex: -1 }, heading)
     this.result.replaceChildren(
       title,
       make(document, 'p', { className: 'history-summary' }, summary),
-      body,
+      ...body,
     )
     this.result.hidden = false
     title.focus()

@@ -154,6 +154,9 @@ describe('the history panel of the playground', () => {
       /^Inserted by Bob/,
     )
     expect(await panel.locator('.history-diff').textContent()).toContain('Ada wrote the agenda.')
+    const inWords = await panel.getByRole('list', { name: 'Changes in words' }).textContent()
+    expect(inWords).toMatch(/Deleted by Bob, [^“]+: “[^”]*added the decisions/)
+    expect(inWords).toMatch(/Inserted by Bob, [^“]+: “[^”]*changed his mind/)
     // The focus went to the result's heading.
     expect(await ada.evaluate(() => document.activeElement?.textContent)).toBe(
       'Changes since Draft one',
