@@ -5,7 +5,13 @@
  */
 import type { FollowViewport } from '@tandem/collab'
 import type { TextEditor } from '@tandem/editor'
-import { type EditorTheme, EditorView, readableKeystrokes } from '@tandem/view'
+import {
+  type AttributionOptions,
+  type AttributionSource,
+  type EditorTheme,
+  EditorView,
+  readableKeystrokes,
+} from '@tandem/view'
 import { commandTitle, type PaletteCommand } from './command-palette.js'
 
 /** A mounted editor view. */
@@ -22,6 +28,8 @@ export interface EditorPane {
   commands(): PaletteCommand[]
   /** Runs a command by name, as its key would (`editor:toggle-soft-wrap`). */
   run(name: string): void
+  /** Colours the text by who wrote it, as `source` says, with a legend (or stops: null). */
+  showAuthors(source: AttributionSource | null, options?: AttributionOptions): void
   /** Removes the view from the page. */
   destroy(): void
 }
@@ -54,6 +62,10 @@ export const mountEditor = (
         .sort((a, b) => a.title.localeCompare(b.title)),
     run: (name) => {
       view.dispatchCommand(name)
+    },
+    showAuthors: (source, options) => {
+      if (source === null) view.hideAttribution()
+      else view.showAttribution(source, options)
     },
     destroy: () => view.destroy(),
   }

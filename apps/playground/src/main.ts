@@ -12,6 +12,7 @@ import { addressOfRoom, type PageAddress, readAddress, roomsUrl } from './addres
 import { bindPaletteKey, CommandPalette } from './command-palette.js'
 import { type EditorPane, mountEditor } from './editor-pane.js'
 import { bindToolbar } from './editor-toolbar.js'
+import { HistoryPanel, historyButton } from './history-panel.js'
 import { bindLanguagePicker } from './languages.js'
 import { showPresence } from './presence.js'
 import { showSaved } from './saved-badge.js'
@@ -39,6 +40,7 @@ const ui = {
   people: element('people'),
   notice: element('notice'),
   following: element('following'),
+  workspace: document.querySelector<HTMLElement>('.workspace') ?? document.body,
 }
 
 const STATUS_LABELS: Record<ConnectionStatus, string> = {
@@ -59,6 +61,8 @@ interface Session {
 
 let session: Session | null = null
 const user = loadUser(localStorage)
+/** The names of everyone seen here, by user id (the history names authors by id). */
+const names = new Map<string, string>()
 
 /** The editor's theme: each person's own choice, kept in this browser. */
 const THEME_KEY = 'tandem-playground-theme'
@@ -122,7 +126,18 @@ const open = (address: PageAddress): void => {
     showSaved(connection, ui.saved),
     bindLanguagePicker(ui.language, connection.doc, (id) => editor.setGrammar(id)),
   ]
+  const noteNames = () => {
+    for (const state of connection.awareness.getStates().values()) {
+      const seen = state.user as { id?: unknown; name?: unknown } | undefined
+      if (typeof seen?.id === 'string' && typeof seen.name === 'string')
+        names.set(seen.id, seen.name)
+    }
+  }
+  noteNames()
+  connection.awareness.on('change', noteNames)
+  cleanups.push(() => connection.awareness.off('change', noteNames))
   session = { room: address.room, editor, connection, pane, cleanups }
+  historyPanel.reset()
   updateToolbar()
   showStatus(connection.status, null, null)
   const subscriptions = [
@@ -179,10 +194,38 @@ window.addEventListener('popstate', () => open(readAddress(new URL(location.href
 // The undo history is saved a moment after each change; a page going away saves it at once.
 window.addEventListener('pagehide', () => session?.connection.flushUndoHistory())
 
+/** The history panel: versions, saving, previews, diffs, restoring, and who wrote what. */
+const historyPanel = new HistoryPanel(ui.workspace, {
+  history: () => session?.connection.history ?? null,
+  nameOf: (id) => (id === user.id ? user.name : names.get(id)),
+  showAuthors: (shown) =>
+    session?.pane.showAuthors(shown ? session.connection.history : null, {
+      show: 'both',
+      nameOf: (id) => (id === user.id ? user.name : names.get(id)),
+    }),
+  focusEditor: () => session?.pane.focus(),
+})
+
+/** The page's own commands, listed in the palette with the editor's. */
+const PAGE_COMMANDS = [
+  { name: 'history:toggle', title: 'History: Toggle', keys: [] },
+  { name: 'history:toggle-authors', title: 'History: Toggle Authors', keys: [] },
+]
+
 /** The command palette: every command of the editor with its keys (ctrl-shift-p). */
 const palette = new CommandPalette(document.body, {
-  commands: () => session?.pane.commands() ?? [],
-  run: (name) => session?.pane.run(name),
+  commands: () =>
+    session === null
+      ? []
+      : [...session.pane.commands(), ...PAGE_COMMANDS].sort((a, b) =>
+          a.title.localeCompare(b.title),
+        ),
+  run: (name) => {
+    if (name === 'history:toggle') historyPanel.toggle(historyToggle)
+    else if (name === 'history:toggle-authors')
+      historyPanel.setAuthorsShown(!historyPanel.authorsShown())
+    else session?.pane.run(name)
+  },
   restoreFocus: () => session?.pane.focus(),
 })
 const updateToolbar = bindToolbar(
@@ -190,6 +233,7 @@ const updateToolbar = bindToolbar(
   () => session?.pane ?? null,
   () => palette.open(),
 )
+const historyToggle = historyButton(ui.toolbar, () => historyPanel.toggle(historyToggle))
 bindPaletteKey(window, palette)
 
 ui.theme.value = theme

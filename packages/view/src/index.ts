@@ -14,6 +14,11 @@
  *
  * @module @tandem/view
  */
+export type {
+  AttributionOptions,
+  AttributionRun,
+  AttributionSource,
+} from './attribution.js'
 export { readTandemMetadata, TANDEM_CLIPBOARD_TYPE } from './clipboard.js'
 export { type Command, type CommandContext, EDITOR_COMMANDS } from './commands.js'
 export { classNameForScopes } from './highlight.js'
@@ -29,6 +34,7 @@ export {
   readableKeystrokes,
 } from './keymap.js'
 export type { TextMetrics } from './measure.js'
+export { colorForUser } from './peer-colors.js'
 export { STYLE_ELEMENT_ID } from './styles.js'
 export type { PixelPosition } from './text-geometry.js'
 export { EDITOR_THEMES, type EditorTheme } from './theme.js'

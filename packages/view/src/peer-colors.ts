@@ -46,3 +46,32 @@ export const labelTextOn = (color: string): string | null => {
   const onDark = (background + 0.05) / (luminance([31, 35, 40]) + 0.05)
   return onDark > onWhite ? DARK_LABEL_TEXT : null
 }
+
+/** Colors far enough apart to tell authors by, each readable as a light background on white. */
+const AUTHOR_COLORS = [
+  '#2563eb',
+  '#dc2626',
+  '#16a34a',
+  '#9333ea',
+  '#ea580c',
+  '#0891b2',
+  '#c026d3',
+  '#ca8a04',
+  '#4f46e5',
+  '#059669',
+] as const
+
+/**
+ * A color for user `id`, the same in every view and every session: a hash of the id (FNV-1a
+ * over its UTF-16 units) picks one of ten colors.
+ *
+ * @example colorForUser('ada') === colorForUser('ada') // => true
+ */
+export const colorForUser = (id: string): string => {
+  let hash = 0x811c9dc5
+  for (let i = 0; i < id.length; i++) {
+    hash ^= id.charCodeAt(i)
+    hash = Math.imul(hash, 0x01000193) >>> 0
+  }
+  return AUTHOR_COLORS[hash % AUTHOR_COLORS.length]!
+}

@@ -5,6 +5,7 @@
  * more specific rules or by setting the custom properties on the editor element.
  */
 
+import { ATTRIBUTION_CSS } from './attribution-legend.js'
 import { PANEL_CSS } from './panel-styles.js'
 import { ACCESSIBILITY_CSS, PRESENCE_CSS } from './presence-styles.js'
 import { themeStyles } from './theme.js'
@@ -197,6 +198,6 @@ export const installStyles = (document: Document): void => {
   const style = document.createElement('style')
   style.id = STYLE_ELEMENT_ID
   // Other peers and accessibility: their own block (presence-styles.ts), after the theme.
-  style.textContent = `${themeStyles()}\n${CSS}${PRESENCE_CSS}${ACCESSIBILITY_CSS}${PANEL_CSS}`
+  style.textContent = `${themeStyles()}\n${CSS}${PRESENCE_CSS}${ACCESSIBILITY_CSS}${PANEL_CSS}${ATTRIBUTION_CSS}`
   document.head.appendChild(style)
 }

@@ -20,6 +20,7 @@ import {
   type PointLike,
   Range,
 } from '@tandem/text'
+import { AttributionLayer, type AttributionOptions, type AttributionSource } from './attribution.js'
 import { BracketHighlight } from './bracket-highlight.js'
 import { ChordInput } from './chord-input.js'
 import { ClipboardEvents } from './clipboard.js'
@@ -125,6 +126,8 @@ export class EditorView {
   private readonly userScroll: UserScroll
   private readonly emitter = new Emitter<{ 'did-change-visible-range': VisibleRangeChangeEvent }>()
   private visibleRange: Range | null = null
+  private attribution: AttributionLayer | null = null
+  private readonly gutterElement: HTMLDivElement
 
   constructor(
     /** The editor shown. */
@@ -153,6 +156,7 @@ export class EditorView {
     this.content = skeleton.content
     this.linesElement = skeleton.lines
     this.compositionElement = skeleton.composition
+    this.gutterElement = skeleton.gutter
     const foldCharacter = editor.displayLayer.getSettings().foldCharacter
     this.lines = new LinesLayer(this.linesElement, foldCharacter)
     this.geometry = new TextGeometry({
@@ -466,6 +470,46 @@ export class EditorView {
     this.scroller.scrollTop = top
   }
 
+  // Who wrote what
+
+  /**
+   * Colours the text (or the gutter, or both: `options.show`) by who wrote it, as `source`
+   * says (`connection.history` of `@tandem/collab` is one), with a legend naming each author
+   * and the author and time of a run on hover. Only the rows on screen are asked for. Showing
+   * another source replaces the one shown.
+   *
+   * @example view.showAttribution(connection.history, { show: 'both', nameOf: (id) => names.get(id) })
+   */
+  showAttribution(source: AttributionSource, options: AttributionOptions = {}): void {
+    const layer = new AttributionLayer(
+      {
+        editor: this.editor,
+        element: this.element,
+        lines: this.linesElement,
+        gutter: this.gutterElement,
+        input: this.input.textarea,
+        screenPositionForClientPoint: (x, y) => this.geometry.screenPositionForClientPoint(x, y),
+        scheduleUpdate: () => this.scheduleUpdate(),
+      },
+      source,
+      options,
+    )
+    this.attribution?.dispose()
+    this.attribution = layer
+  }
+
+  /** Stops colouring by author and removes the legend. Safe when not shown. */
+  hideAttribution(): void {
+    this.attribution?.dispose()
+    this.attribution = null
+    this.scheduleUpdate()
+  }
+
+  /** Whether the attribution mode is on. */
+  isShowingAttribution(): boolean {
+    return this.attribution !== null
+  }
+
   // Updating
 
   /** Asks for an update at the next animation frame (several requests make one update). */
@@ -524,6 +568,12 @@ export class EditorView {
       },
       this.activity,
     )
+    const drawAttribution = this.attribution?.layout({
+      startRow,
+      endRow,
+      lineHeight,
+      leftOf: (row, column, towardEnd) => geometry.leftOf(row, column, towardEnd),
+    })
     const cursor = editor.getCursorScreenPosition()
     const inputLeft = geometry.leftOf(cursor.row, cursor.column)
     const scrollLeft =
@@ -544,6 +594,7 @@ export class EditorView {
     if (scrollLeft !== null) this.scroller.scrollLeft = scrollLeft
     this.highlights.update(boxes.highlights)
     this.carets.update(boxes.carets)
+    drawAttribution?.()
     this.announcer.update(boxes.peers)
     this.placeInput(cursor.row * lineHeight, inputLeft)
     this.input.sync()
@@ -559,6 +610,8 @@ export class EditorView {
       this.frame = null
     }
     this.subscriptions.dispose()
+    this.attribution?.dispose()
+    this.attribution = null
     this.userScroll.dispose()
     this.emitter.dispose()
     this.colouring.dispose()
