@@ -68,9 +68,9 @@ export const GUIDES: readonly GuideSpec[] = [
   },
   {
     guide: 'docs/agents.md',
-    packageDir: 'packages/server',
-    minSamples: 1,
-    test: 'packages/server/src/docs.test.ts',
+    packageDir: 'packages/collab',
+    minSamples: 2,
+    test: 'packages/collab/src/docs.test.ts',
   },
   {
     guide: 'docs/history.md',

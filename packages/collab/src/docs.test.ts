@@ -27,3 +27,4 @@ afterAll(async () => {
 })
 
 describeGuideSamples('docs/collaboration.md')
+describeGuideSamples('docs/agents.md')

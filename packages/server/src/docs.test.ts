@@ -12,4 +12,3 @@ describeGuideSamples('docs/server.md', {
 })
 
 describeGuideSamples('docs/history.md')
-describeGuideSamples('docs/agents.md')
