@@ -55,6 +55,8 @@ export class UndoHistorySync {
   private readonly saveDelayMs: number
   private readonly subscription: Disposable
   private timer: ReturnType<typeof setTimeout> | null = null
+  /** Whether the history came from the server's answer (then a sent offline copy is older). */
+  private loadedFromServer = false
   /** The editor made (or undid, or redid) a step of its own: a saved history no longer replaces it. */
   private ownSteps = false
   /** Changes not yet sent to the server. */
@@ -101,7 +103,9 @@ export class UndoHistorySync {
     const { history } = message
     if (history !== null && !this.ownSteps && !this.offlineOnly) {
       void this.whenProviderSynced().then(() => {
-        if (!this.ownSteps && !this.offlineOnly && !this.destroyed) this.load(history)
+        if (!this.ownSteps && !this.offlineOnly && !this.destroyed && this.load(history)) {
+          this.loadedFromServer = true
+        }
       })
     }
   }
@@ -162,6 +166,9 @@ export class UndoHistorySync {
       return
     }
     if (this.destroyed || this.ownSteps || !isStoredCopy(copy)) return
+    // A copy the server had is never newer than the server's own: a copy written as the last
+    // page went away may not have reached IndexedDB, while the save reached the server.
+    if (copy.sent && this.loadedFromServer) return
     if (!this.load(copy.history)) return
     if (!copy.sent) {
       this.offlineOnly = true
