@@ -69,7 +69,7 @@ export const GUIDES: readonly GuideSpec[] = [
   {
     guide: 'docs/agents.md',
     packageDir: 'packages/collab',
-    minSamples: 2,
+    minSamples: 3,
     test: 'packages/collab/src/docs.test.ts',
   },
   {

@@ -69,6 +69,7 @@ export {
 export { DirectConnection, type OpenDocumentOptions } from './programs/direct-connection.js'
 export { type ChangesAnswer, MAX_ANCHORS } from './programs/document-routes.js'
 export { IDEMPOTENCY_TTL_MS, MAX_IDEMPOTENCY_KEY_LENGTH } from './programs/idempotency.js'
+export { MAX_STREAM_BYTES, type StreamAnswer } from './programs/stream-route.js'
 export { RATE_LIMIT_REASON, type RateLimitKind, type RateLimits } from './rate-limit.js'
 export {
   CloseCode,

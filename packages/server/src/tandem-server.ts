@@ -32,6 +32,7 @@ import {
 } from './pending-sockets.js'
 import { DirectConnection, type OpenDocumentOptions } from './programs/direct-connection.js'
 import { documentRoutes } from './programs/document-routes.js'
+import { streamRoute } from './programs/stream-route.js'
 import {
   RATE_LIMIT_REASON,
   RateLimiter,
@@ -334,7 +335,7 @@ export class TandemServer {
     }
     this.history = new ServerHistory(roomAccess)
     this.api = new HttpApi(
-      [...documentRoutes(roomAccess), ...historyRoutes(this.history)],
+      [...documentRoutes(roomAccess), streamRoute(roomAccess), ...historyRoutes(this.history)],
       (request, room) =>
         this.authorizeRoom(request, room, clientAddress(request, this.options.trustProxy ?? false)),
       (error) => this.logger.error({ err: error }, 'an API request failed'),
