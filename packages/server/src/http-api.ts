@@ -12,10 +12,22 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { Role } from './peer.js'
+import { TokenBucket } from './rate-limit.js'
 import { checkRoom } from './storage/document-store.js'
 
 /** Where the API's routes start. */
 export const API_PREFIX = '/api/rooms/'
+
+/**
+ * Requests one client address may make, sustained per second and in a burst: past them it
+ * gets 429. Every request may load a room, so a flood from one address must not load them all.
+ */
+export const API_REQUESTS_PER_SECOND = 20
+/** The burst of `API_REQUESTS_PER_SECOND`. */
+export const API_REQUEST_BURST = 100
+
+/** Addresses whose request rate is followed at once; the least recently seen are forgotten. */
+const MAX_TRACKED_ADDRESSES = 10_000
 
 /** The largest request body the API reads, in bytes, unless a route says otherwise. */
 export const MAX_API_BODY_BYTES = 1024 * 1024
@@ -84,11 +96,16 @@ export type ApiAccess = (
  * @example const api = new HttpApi([authorsRoute(server)], access); if (api.handles(path)) await api.answer(req, res)
  */
 export class HttpApi {
+  private readonly buckets = new Map<string, TokenBucket>()
+
   constructor(
     private readonly routes: readonly ApiRoute[],
     private readonly access: ApiAccess,
     /** Told of failures that are the server's, not the caller's. */
     private readonly failed: (error: unknown) => void = () => {},
+    /** The client address of a request (the server's own rule, proxies included). */
+    private readonly addressOf: (request: IncomingMessage) => string = (request) =>
+      request.socket.remoteAddress ?? '',
   ) {}
 
   /** Whether `path` is the API's to answer. */
@@ -99,6 +116,9 @@ export class HttpApi {
   /** Answers `request`, whose path `handles` took. Never rejects. */
   async answer(request: IncomingMessage, response: ServerResponse): Promise<void> {
     try {
+      if (!this.admit(this.addressOf(request))) {
+        throw new ApiError(429, 'too many requests from this address; slow down')
+      }
       const url = new URL(request.url ?? '/', 'http://localhost')
       const [encodedRoom = '', ...rest] = url.pathname.slice(API_PREFIX.length).split('/')
       const room = decodeRoom(encodedRoom)
@@ -136,6 +156,21 @@ export class HttpApi {
         send(response, 500, { error: 'the server failed to answer' })
       }
     }
+  }
+
+  /** Whether `address` may make one more request now (a bucket per address, the oldest forgotten). */
+  private admit(address: string): boolean {
+    let bucket = this.buckets.get(address)
+    if (bucket === undefined) {
+      bucket = new TokenBucket(API_REQUESTS_PER_SECOND, API_REQUEST_BURST)
+      if (this.buckets.size >= MAX_TRACKED_ADDRESSES) {
+        this.buckets.delete(this.buckets.keys().next().value as string)
+      }
+    } else {
+      this.buckets.delete(address)
+    }
+    this.buckets.set(address, bucket)
+    return bucket.take(1)
   }
 }
 

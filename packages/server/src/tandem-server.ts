@@ -339,6 +339,7 @@ export class TandemServer {
       (request, room) =>
         this.authorizeRoom(request, room, clientAddress(request, this.options.trustProxy ?? false)),
       (error) => this.logger.error({ err: error }, 'an API request failed'),
+      (request) => clientAddress(request, this.options.trustProxy ?? false),
     )
     this.sockets = new WebSocketServer({ noServer: true, maxPayload: maxMessageBytes })
     // Failures here are bugs, not one client's doing: log them, and keep the process up.

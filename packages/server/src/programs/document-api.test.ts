@@ -144,6 +144,18 @@ describe('the document API', () => {
     expect((await send('bad key with spaces')).status).toBe(400)
   })
 
+  it('answers 429 to an address over its request rate, and serves it again later', async () => {
+    const { port } = await servers.start(tokenAuth(SECRET))
+    // One after another: more at once would meet the cap on one address's open sockets first.
+    const statuses: number[] = []
+    for (let i = 0; i < 160; i++)
+      statuses.push((await request(port, 'doc', { role: 'read' })).status)
+    expect(statuses.filter((status) => status === 429).length).toBeGreaterThan(0)
+    expect(statuses.filter((status) => status === 200).length).toBeGreaterThanOrEqual(100)
+    await new Promise((resolve) => setTimeout(resolve, 200))
+    expect((await request(port, 'doc', { role: 'read' })).status).toBe(200)
+  })
+
   it('stores a change before anyone sees it', async () => {
     const store = new HeldStore(SqliteStore.open({ file: join(servers.dir, 'held.sqlite') }))
     const server = new TandemServer({ store })

@@ -32,7 +32,7 @@ export interface ChangesAnswer {
   readonly length: number
   /** The room document's state vector after them (Yjs encoding, base64). */
   readonly stateVector: string
-  /** The text after them, when asked for with `?text=1`. */
+  /** The text as it is once they are made (others' changes too), asked for with `?text=1`. */
   readonly text?: string
 }
 
@@ -96,18 +96,23 @@ export const documentRoutes = (rooms: RoomAccess): ApiRoute[] => {
               applied = resolveChanges(text, specs)
               applyChanges(text, applied)
             })
-            const text = opened.doc.getText(opened.textName)
             return {
               room,
               applied,
-              length: text.length,
+              length: opened.doc.getText(opened.textName).length,
               stateVector: base64(Y.encodeStateVector(opened.doc)),
-              ...(query.get('text') === '1' ? { text: text.toString() } : {}),
             }
           })
-        return key === undefined
-          ? apply()
-          : done.once(`${room}\u0000${userOf(request)}\u0000${key}`, apply)
+        // Kept answers hold no text, so that what a day of keys keeps stays small.
+        const answer =
+          key === undefined
+            ? await apply()
+            : await done.once(`${room}\u0000${userOf(request)}\u0000${key}`, apply)
+        if (query.get('text') !== '1') return answer
+        return rooms.withRoom(room, async (opened) => ({
+          ...answer,
+          text: opened.doc.getText(opened.textName).toString(),
+        }))
       },
     },
   ]
