@@ -93,7 +93,7 @@ export type ApiAccess = (
 /**
  * Routes API requests to their handlers, after admission.
  *
- * @example const api = new HttpApi([authorsRoute(server)], access); if (api.handles(path)) await api.answer(req, res)
+ * @example const api = new HttpApi(historyRoutes(server.history), access); if (api.handles(path)) await api.answer(req, res)
  */
 export class HttpApi {
   private readonly buckets = new Map<string, TokenBucket>()
@@ -124,7 +124,9 @@ export class HttpApi {
       const room = decodeRoom(encodedRoom)
       const action = rest.join('/')
       const matching = this.routes.filter((route) => route.pattern.test(action))
-      if (matching.length === 0) throw new ApiError(404, `no such API route: ${url.pathname}`)
+      if (matching.length === 0) {
+        throw new ApiError(404, `no such API route: ${url.pathname.slice(0, 200)}`)
+      }
       const route = matching.find((r) => r.method === request.method)
       if (route === undefined) {
         response.setHeader('allow', [...new Set(matching.map((r) => r.method))].join(', '))
