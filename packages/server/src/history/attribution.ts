@@ -49,6 +49,9 @@ export class Attribution {
    * @example attribution.record(idsOfUpdate(update), 'ada', Date.now())
    */
   record(ids: UpdateIds, user: string, time: number): void {
+    // An update that only repeats what others made (a client's state sent again, its whole
+    // delete set with it) names nobody new: its sender does not become an author.
+    if (!hasNew(this.inserted, ids.inserted) && !hasNew(this.deleted, ids.deleted)) return
     const author = this.authorOf(user, time)
     addAll(this.inserted, ids.inserted, author)
     addAll(this.deleted, ids.deleted, author)
@@ -248,6 +251,25 @@ const clientRuns = (kind: Map<number, ClientRuns>, client: number): ClientRuns =
     kind.set(client, runs)
   }
   return runs
+}
+
+/** Whether `ranges` hold a clock that `kind` has no author for yet. */
+const hasNew = (kind: Map<number, ClientRuns>, ranges: IdRanges): boolean => {
+  for (const [client, list] of ranges) {
+    const runs = kind.get(client)
+    if (runs === undefined) {
+      if (list.length > 0) return true
+      continue
+    }
+    for (const { clock, length } of list) {
+      let found = false
+      runs.forEachIn(clock, length, (_at, _size, author) => {
+        if (author < 0) found = true
+      })
+      if (found) return true
+    }
+  }
+  return false
 }
 
 const addAll = (kind: Map<number, ClientRuns>, ranges: IdRanges, author: number): void => {

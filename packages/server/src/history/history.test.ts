@@ -171,6 +171,20 @@ describe('Attribution', () => {
     expect(copy.users()).toEqual(expect.arrayContaining(['ada', 'bob']))
   })
 
+  it('does not make an author of a sender that only repeats what others made', () => {
+    const attribution = new Attribution()
+    const ids = (clock: number, length: number) => ({
+      inserted: new Map([[7, [{ clock, length }]]]),
+      deleted: new Map([[7, [{ clock: 0, length: 1 }]]]),
+    })
+    attribution.record(ids(0, 5), 'ada', 0)
+    attribution.record(ids(0, 5), 'anonymous', 60_000)
+    expect(attribution.users()).toEqual(['ada'])
+    expect(attribution.usersSince(60_000)).toEqual([])
+    attribution.record(ids(0, 6), 'bob', 120_000)
+    expect(attribution.usersSince(60_000)).toEqual(['bob'])
+  })
+
   it('refuses bytes that are not an attribution with a TypeError', () => {
     expect(() => Attribution.decode(new Uint8Array([9, 9, 9]))).toThrow(TypeError)
     expect(() => Attribution.decode(new Uint8Array([1, 1]))).toThrow(TypeError)
