@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import Database from 'better-sqlite3'
 import { afterAll, describe, expect, it } from 'vitest'
+import * as Y from 'yjs'
 import { describeDocumentStore } from '../testing/store-contract.js'
 import { StorageError } from './document-store.js'
 import { SqliteStore } from './sqlite-store.js'
@@ -41,7 +42,9 @@ describe('SqliteStore', () => {
       data BLOB NOT NULL); INSERT INTO updates (room, data) VALUES ('r', x'0000')`)
     old.close()
     const store = SqliteStore.open({ file: path })
-    await store.append('r', new Uint8Array([0, 0]), { user: 'ada', time: 0 })
+    const doc = new Y.Doc()
+    doc.getText('text').insert(0, 'x')
+    await store.append('r', Y.encodeStateAsUpdate(doc), { user: 'ada', time: 0 })
     expect((await store.load('r')).updates).toHaveLength(2)
     expect((await store.loadAttribution('r')).users()).toEqual(['ada'])
     await store.close()
