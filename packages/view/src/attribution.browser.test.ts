@@ -96,12 +96,18 @@ const runsOnScreen = (page: Page) =>
     })
   })
 
-const rowTop = (page: Page, row: number) =>
+/** The top of a screen row in view A, once the view has drawn the frame an edit asked for. */
+const rowTop = (page: Page, row: number) => vi.waitFor(() => rowTopNow(page, row), WAIT)
+
+const rowTopNow = (page: Page, row: number) =>
   inPage(
     page,
-    (vp, row) =>
-      vp.a.element!.querySelector(`.tandem-line[data-screen-row="${row}"]`)!.getBoundingClientRect()
-        .top,
+    async (vp, row) => {
+      await vp.frames()
+      return vp.a
+        .element!.querySelector(`.tandem-line[data-screen-row="${row}"]`)!
+        .getBoundingClientRect().top
+    },
     row,
   )
 
