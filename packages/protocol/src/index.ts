@@ -46,6 +46,23 @@ export type {
 } from './history-json.js'
 export { MessageType, messageTypeOf } from './message-type.js'
 export {
+  applyResolvedChanges,
+  isProposalId,
+  MAX_PROPOSAL_CHANGES,
+  MAX_PROPOSAL_ID_LENGTH,
+  MAX_PROPOSAL_MESSAGE_LENGTH,
+  MAX_PROPOSAL_TEXT_LENGTH,
+  newProposalId,
+  type ProposalChangeJSON,
+  type ProposalJSON,
+  proposalChange,
+  proposalsIn,
+  proposalsMapName,
+  type ResolvedProposalChange,
+  readProposal,
+  resolveProposal,
+} from './proposals.js'
+export {
   type IdJSON,
   type RelativePositionJSON,
   relativePositionFromJSON,
