@@ -13,6 +13,8 @@ export interface Present {
   readonly name: string
   readonly color: string
   readonly self: boolean
+  /** A program (its awareness user says `agent: true`), shown with an "agent" badge. */
+  readonly agent: boolean
 }
 
 /** What a subscription returns. */
@@ -48,13 +50,14 @@ export interface FollowState {
 export const presentPeople = (awareness: Awareness): Present[] => {
   const people: Present[] = []
   for (const [clientId, state] of awareness.getStates()) {
-    const user = (state as { user?: { name?: unknown; color?: unknown } }).user
+    const user = (state as { user?: { name?: unknown; color?: unknown; agent?: unknown } }).user
     if (typeof user?.name !== 'string') continue
     people.push({
       clientId,
       name: user.name,
       color: typeof user.color === 'string' ? user.color : '#64748b',
       self: clientId === awareness.clientID,
+      agent: user.agent === true,
     })
   }
   return people.sort(
@@ -101,6 +104,12 @@ export const renderPeople = (
       item.append(button)
     } else {
       item.append(dot, name)
+    }
+    if (person.agent) {
+      const badge = document.createElement('span')
+      badge.className = 'person-agent'
+      badge.textContent = 'agent'
+      item.append(badge)
     }
     if (person.self) {
       const you = document.createElement('span')

@@ -15,6 +15,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest
 import { WebSocket } from 'ws'
 import { type CollabConnection, connect } from './connect.js'
 import type { FollowingChangeEvent } from './following.js'
+import { SelectionPublisher } from './selection-publisher.js'
 import { RowsViewport } from './testing/rows-viewport.js'
 
 const WAIT = { timeout: 10_000, interval: 10 }
@@ -228,6 +229,46 @@ describe('following a peer', () => {
     bob.connection.follow(ada.clientId)
     expect(bob.viewport.rows()).toEqual([231, 250])
     expect(bob.connection.following).toBe(ada.clientId)
+  })
+
+  it("follows a program's caret: one opened in the server process, marked as an agent", async () => {
+    const room = `following-${++roomCount}`
+    const bot = await server.openDocument(room, { user: 'outline-bot', name: 'Outline bot' })
+    const botEditor = new TextEditor({ buffer: new TextBuffer({ doc: bot.doc }) })
+    const publisher = new SelectionPublisher(
+      botEditor,
+      bot.awareness,
+      { name: 'Outline bot', color: '#1a7f7a', id: 'outline-bot', agent: true },
+      { throttleMs: 0 },
+    )
+    cleanups.push(async () => {
+      publisher.dispose()
+      botEditor.destroy()
+      await bot.close()
+    })
+    botEditor.setText(TEXT)
+    const bob = await openPeer(room, 'Bob')
+    await vi.waitFor(() => {
+      expect(bob.editor.getLineCount()).toBe(ROWS)
+      const [cursor] = bob.connection.getRemoteCursors()
+      expect(cursor?.user).toMatchObject({ name: 'Outline bot', agent: true })
+    }, WAIT)
+
+    bob.connection.follow(bot.doc.clientID)
+    expect(bob.connection.following).toBe(bot.doc.clientID)
+    // The program publishes no rows in sight: its caret alone leads, as it types far below.
+    botEditor.setCursorBufferPosition([400, 0])
+    botEditor.insertText('summary: ')
+    await vi.waitFor(() => {
+      expect(bob.editor.lineTextForBufferRow(400)).toBe('summary: line 400')
+      const [top, bottom] = bob.viewport.rows()
+      expect(top! <= 400 && 400 <= bottom!).toBe(true)
+    }, WAIT)
+    expect(bob.connection.following).toBe(bot.doc.clientID)
+    // Closing the program removes its presence, which ends following with that reason.
+    await bot.close()
+    await vi.waitFor(() => expect(bob.connection.following).toBeNull(), WAIT)
+    expect(bob.changes.at(-1)?.reason).toBe('peer-left')
   })
 
   it('refuses to follow itself, an unknown client or a non-integer', async () => {

@@ -297,6 +297,7 @@ export class RemoteCursors {
       clientId: peer.clientId,
       name: peer.user.name,
       color: peer.user.color,
+      agent: peer.user.agent === true,
       ownTab: peer.ownTab,
       primary: false,
       activeAt: peer.activeAt,

@@ -149,6 +149,13 @@ describe('readUser', () => {
     })
   })
 
+  it('keeps the agent mark of a program, and only a true one', () => {
+    const bot = { name: 'Bot', color: '#1a7f7a', id: 'bot', agent: true }
+    expect(readUser({ user: bot }, 7)).toEqual(bot)
+    expect(readUser({ user: { ...bot, agent: 'yes' } }, 7)).not.toHaveProperty('agent')
+    expect(readUser({ user: { ...bot, agent: false } }, 7)).not.toHaveProperty('agent')
+  })
+
   it('gives a missing or odd field a safe default, and cuts a long name', () => {
     expect(readUser({}, 7)).toEqual({ name: 'peer 7', color: '#888888' })
     expect(readUser({ user: 'Ada' }, 7)).toEqual({ name: 'peer 7', color: '#888888' })

@@ -31,6 +31,8 @@ export interface AwarenessUser {
   readonly colorLight?: string
   /** Names the person across tabs and reconnections, so their tabs know each other. */
   readonly id?: string
+  /** True for a program (a bot, an assistant) rather than a person; views mark it as one. */
+  readonly agent?: boolean
 }
 
 /** A selection in awareness: where it starts (`anchor`) and where its caret is (`head`). */
@@ -138,6 +140,7 @@ export const readUser = (
     color,
     ...(colorLight === undefined ? {} : { colorLight }),
     ...(id === undefined ? {} : { id }),
+    ...(user.agent === true ? { agent: true } : {}),
   }
 }
 

@@ -91,7 +91,8 @@ const notePeer = (properties: Record<string, unknown>, boxes: DecorationBoxes): 
   if (properties.type !== 'cursor' || !hasClass(properties, 'remote-cursor')) return
   if (properties.ownTab === true || typeof properties.clientId !== 'number') return
   const name = typeof properties.name === 'string' ? properties.name : 'Someone'
-  boxes.peers.set(properties.clientId, name)
+  // A program is announced as one: "Outline bot (program) joined".
+  boxes.peers.set(properties.clientId, properties.agent === true ? `${name} (program)` : name)
 }
 
 const decorationBoxesOf = (
@@ -137,7 +138,12 @@ const decorationBoxesOf = (
       const background = color === null ? '' : `--tandem-peer-color:${color};`
       boxes.carets.push({
         key,
-        className: classList('tandem-remote-cursor', properties.class, state?.idle && 'is-idle'),
+        className: classList(
+          'tandem-remote-cursor',
+          properties.class,
+          state?.idle && 'is-idle',
+          properties.agent === true && 'is-agent',
+        ),
         style: `${caretStyle(head, view)}${background}`,
         ...(name !== null && properties.primary !== false
           ? {
@@ -148,6 +154,7 @@ const decorationBoxesOf = (
                 className: classList(
                   'tandem-remote-label',
                   head.row === 0 && 'below',
+                  properties.agent === true && 'is-agent',
                   (state?.labelShown ?? true) && 'is-shown',
                 ),
                 style: labelStyle(color),

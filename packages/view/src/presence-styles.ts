@@ -50,6 +50,15 @@ export const PRESENCE_CSS = `
   visibility: hidden;
   transition: opacity var(--tandem-remote-label-fade) ease-out, visibility 0s linear var(--tandem-remote-label-fade);
 }
+/* A program's label carries a small "agent" badge after its name. */
+.tandem-editor .tandem-remote-label.is-agent::after {
+  content: 'agent';
+  margin-left: 4px;
+  padding: 0 3px;
+  border-radius: 2px;
+  background-color: rgba(255, 255, 255, 0.3);
+  font-size: 85%;
+}
 .tandem-editor .tandem-remote-label.is-shown,
 .tandem-editor .tandem-remote-cursor:hover .tandem-remote-label {
   opacity: 1;
