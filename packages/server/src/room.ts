@@ -33,6 +33,7 @@ import * as decoding from 'lib0/decoding'
 import * as syncProtocol from 'y-protocols/sync'
 import * as Y from 'yjs'
 import { AppendQueue, type StoredUpdate } from './append-queue.js'
+import { ChangeCopy } from './change-copy.js'
 import { ANONYMOUS_AUTHOR, RoomAttribution } from './history/room-attribution.js'
 import { type RestoredVersion, RoomVersions, type VersionOptions } from './history/room-versions.js'
 import { type AuthorRun, authorsOfText } from './history/text-authors.js'
@@ -180,6 +181,8 @@ const FROM_RELAY = Symbol('from another instance')
 export class Room {
   /** The room's document: what the store holds, no more. */
   readonly doc = new Y.Doc()
+  /** Where server-made changes are made before they are stored (see `change`). */
+  private readonly changeCopy = new ChangeCopy(this.doc)
   private readonly presence: RoomAwareness
   private readonly peers = new Set<Peer>()
   private readonly appends: AppendQueue
@@ -390,6 +393,7 @@ export class Room {
     await this.undoHistories.close()
     this.unsubscribe()
     this.presence.destroy()
+    this.changeCopy.drop()
     this.doc.destroy()
   }
 
@@ -480,20 +484,15 @@ export class Room {
   async change(user: string, edit: (text: Y.Text) => void): Promise<Uint8Array> {
     this.assertOpen()
     checkAuthor({ user, time: Date.now() })
-    const copy = new Y.Doc()
-    try {
-      Y.applyUpdate(copy, Y.encodeStateAsUpdate(this.doc))
-      const before = Y.encodeStateVector(copy)
-      copy.transact(() => edit(copy.getText(this.textName)))
-      const update = Y.encodeStateAsUpdate(copy, before)
-      if (holdsUpdate(this.doc, update)) return update
-      this.appends.push(update, new ServerChange(user))
-      await this.appends.flushed()
-      if (this.appends.failed) throw new Error(`the room ${this.name} could not store the change`)
-      return update
-    } finally {
-      copy.destroy()
+    const update = this.changeCopy.change((copy) => edit(copy.getText(this.textName)))
+    if (update === null) return new Uint8Array()
+    this.appends.push(update, new ServerChange(user))
+    await this.appends.flushed()
+    if (this.appends.failed) {
+      this.changeCopy.drop()
+      throw new Error(`the room ${this.name} could not store the change`)
     }
+    return update
   }
 
   /**
