@@ -15,12 +15,18 @@ describe('parseServerArgs', () => {
       '--max-messages-per-second',
       'Infinity',
       '--hide-read-only-presence',
+      '--max-api-requests-per-second',
+      '200',
     ])
     expect(options.limits).toMatchObject({
       maxConnectionsPerIp: 20,
       maxConnectionsPerRoom: undefined,
       hideReadOnlyPresence: true,
-      rateLimits: { messagesPerSecond: Number.POSITIVE_INFINITY, bytesPerSecond: undefined },
+      rateLimits: {
+        messagesPerSecond: Number.POSITIVE_INFINITY,
+        bytesPerSecond: undefined,
+        apiRequestsPerSecond: 200,
+      },
     })
     expect(parse([]).limits.hideReadOnlyPresence).toBe(false)
   })

@@ -13,7 +13,7 @@ export const SERVER_USAGE = `usage: tandem-server [--port 1234] [--host 127.0.0.
                      [--redis <url> [--redis-prefix tandem:]]   (needs --postgres)
                      [--max-connections-per-room 1000] [--max-connections-per-ip 100] [--trust-proxy]
                      [--max-message-bytes 33554432] [--max-messages-per-second 100]
-                     [--max-bytes-per-second 1048576]
+                     [--max-bytes-per-second 1048576] [--max-api-requests-per-second 20]
                      [--headers-timeout-ms 10000] [--max-pending-sockets-per-ip 50]
                      [--hide-read-only-presence]
                      [--max-undo-steps 500] [--max-undo-bytes 524288]
@@ -46,6 +46,7 @@ export interface ServerOptions {
     readonly rateLimits: {
       readonly messagesPerSecond: number | undefined
       readonly bytesPerSecond: number | undefined
+      readonly apiRequestsPerSecond: number | undefined
     }
     /** Caps on each user's undo history per room; undefined ones take the defaults. */
     readonly undoHistoryLimits: {
@@ -142,6 +143,7 @@ export const parseServerArgs = (
       rateLimits: {
         messagesPerSecond: limit(values, 'max-messages-per-second'),
         bytesPerSecond: limit(values, 'max-bytes-per-second'),
+        apiRequestsPerSecond: limit(values, 'max-api-requests-per-second'),
       },
       undoHistoryLimits: definedOnly({
         maxSteps: limit(values, 'max-undo-steps'),
@@ -181,6 +183,7 @@ const parse = (args: readonly string[]) =>
       'max-message-bytes': { type: 'string' },
       'max-messages-per-second': { type: 'string' },
       'max-bytes-per-second': { type: 'string' },
+      'max-api-requests-per-second': { type: 'string' },
       'max-undo-steps': { type: 'string' },
       'max-undo-bytes': { type: 'string' },
       'version-pause-ms': { type: 'string' },

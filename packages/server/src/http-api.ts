@@ -12,19 +12,11 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { Role } from './peer.js'
-import { TokenBucket } from './rate-limit.js'
+import { API_REQUEST_BURST, API_REQUESTS_PER_SECOND, TokenBucket } from './rate-limit.js'
 import { checkRoom } from './storage/document-store.js'
 
 /** Where the API's routes start. */
 export const API_PREFIX = '/api/rooms/'
-
-/**
- * Requests one client address may make, sustained per second and in a burst: past them it
- * gets 429. Every request may load a room, so a flood from one address must not load them all.
- */
-export const API_REQUESTS_PER_SECOND = 20
-/** The burst of `API_REQUESTS_PER_SECOND`. */
-export const API_REQUEST_BURST = 100
 
 /** Addresses whose request rate is followed at once; the least recently seen are forgotten. */
 const MAX_TRACKED_ADDRESSES = 10_000
@@ -106,6 +98,11 @@ export class HttpApi {
     /** The client address of a request (the server's own rule, proxies included). */
     private readonly addressOf: (request: IncomingMessage) => string = (request) =>
       request.socket.remoteAddress ?? '',
+    /** Requests one address may make, per second and in a burst; past them it gets 429. */
+    private readonly rate: { readonly perSecond: number; readonly burst: number } = {
+      perSecond: API_REQUESTS_PER_SECOND,
+      burst: API_REQUEST_BURST,
+    },
   ) {}
 
   /** Whether `path` is the API's to answer. */
@@ -164,7 +161,7 @@ export class HttpApi {
   private admit(address: string): boolean {
     let bucket = this.buckets.get(address)
     if (bucket === undefined) {
-      bucket = new TokenBucket(API_REQUESTS_PER_SECOND, API_REQUEST_BURST)
+      bucket = new TokenBucket(this.rate.perSecond, this.rate.burst)
       if (this.buckets.size >= MAX_TRACKED_ADDRESSES) {
         this.buckets.delete(this.buckets.keys().next().value as string)
       }

@@ -307,6 +307,8 @@ describe('TokenBucket and RateLimiter', () => {
       refusedWriteBurst: 20,
       refusedAwarenessPerSecond: 1,
       refusedAwarenessBurst: 20,
+      apiRequestsPerSecond: 20,
+      apiRequestBurst: 100,
     })
     let now = 0
     const limiter = new RateLimiter(limits, () => now)

@@ -25,7 +25,20 @@ export interface RateLimits {
   readonly refusedAwarenessPerSecond?: number
   /** Refused changes to other connections' awareness states at once (default 20). */
   readonly refusedAwarenessBurst?: number
+  /** HTTP API requests per second from one client address, sustained (default 20). */
+  readonly apiRequestsPerSecond?: number
+  /** HTTP API requests at once from one client address (default 100). */
+  readonly apiRequestBurst?: number
 }
+
+/**
+ * Requests one client address may make by default, sustained per second and in a burst: past
+ * them it gets 429 (`RateLimits.apiRequestsPerSecond` and `apiRequestBurst` set others). Every
+ * request may load a room, so a flood from one address must not load them all.
+ */
+export const API_REQUESTS_PER_SECOND = 20
+/** The burst of `API_REQUESTS_PER_SECOND`. */
+export const API_REQUEST_BURST = 100
 
 /** Which limit a connection went over. */
 export type RateLimitKind = 'messages' | 'bytes' | 'refused_writes' | 'refused_awareness'
@@ -62,6 +75,8 @@ export const rateLimitsWithDefaults = (
     refusedWriteBurst: limits.refusedWriteBurst ?? 20,
     refusedAwarenessPerSecond: limits.refusedAwarenessPerSecond ?? 1,
     refusedAwarenessBurst: limits.refusedAwarenessBurst ?? 20,
+    apiRequestsPerSecond: limits.apiRequestsPerSecond ?? API_REQUESTS_PER_SECOND,
+    apiRequestBurst: limits.apiRequestBurst ?? API_REQUEST_BURST,
   }
   for (const [name, value] of Object.entries(filled)) {
     if (typeof value !== 'number' || Number.isNaN(value) || value <= 0) {

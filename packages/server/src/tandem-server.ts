@@ -340,6 +340,7 @@ export class TandemServer {
         this.authorizeRoom(request, room, clientAddress(request, this.options.trustProxy ?? false)),
       (error) => this.logger.error({ err: error }, 'an API request failed'),
       (request) => clientAddress(request, this.options.trustProxy ?? false),
+      { perSecond: this.rateLimits.apiRequestsPerSecond, burst: this.rateLimits.apiRequestBurst },
     )
     this.sockets = new WebSocketServer({ noServer: true, maxPayload: maxMessageBytes })
     // Failures here are bugs, not one client's doing: log them, and keep the process up.

@@ -156,6 +156,16 @@ describe('the document API', () => {
     expect((await request(port, 'doc', { role: 'read' })).status).toBe(200)
   })
 
+  it('takes the request rate per address the server is given', async () => {
+    const { port } = await servers.start({
+      ...tokenAuth(SECRET),
+      rateLimits: { apiRequestsPerSecond: 1, apiRequestBurst: 3 },
+    })
+    const statuses: number[] = []
+    for (let i = 0; i < 5; i++) statuses.push((await request(port, 'doc', { role: 'read' })).status)
+    expect(statuses).toEqual([200, 200, 200, 429, 429])
+  })
+
   it('stores a change before anyone sees it', async () => {
     const store = new HeldStore(SqliteStore.open({ file: join(servers.dir, 'held.sqlite') }))
     const server = new TandemServer({ store })
