@@ -14,6 +14,8 @@ export interface AuthorRunJSON {
   readonly user: string | null
   /** When; null with `user`. */
   readonly time: number | null
+  /** Who accepted it, when it was a program's proposal a person accepted; else null. */
+  readonly acceptedBy: string | null
 }
 
 /** A version of a room, as listed. */
