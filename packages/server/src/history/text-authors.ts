@@ -5,8 +5,8 @@
  * @module
  */
 import type * as Y from 'yjs'
-import type { Attribution, Authorship } from './attribution.js'
-import { forEachVisibleRun } from './yjs-items.js'
+import { ATTRIBUTION_RESOLUTION_MS, type Attribution, type Authorship } from './attribution.js'
+import { forEachTextItem, forEachVisibleRun } from './yjs-items.js'
 
 /** A stretch of the current text written by one user at one time. */
 export interface AuthorRun {
@@ -69,4 +69,31 @@ export const authorsOfText = (
     return
   })
   return runs
+}
+
+/**
+ * The users who inserted or deleted any of `text` (deleted text included) at or after `time`
+ * (to the minute), and who accepted such changes, in the order the attribution first recorded
+ * them: who changed the text since then. Changes to the rest of the document (a program's
+ * proposal waiting beside the text, or rejected) make nobody an author of the text.
+ *
+ * @example textAuthorsSince(doc.getText('text'), attribution, lastVersion.time) // => ['ada']
+ */
+export const textAuthorsSince = (
+  text: Y.Text,
+  attribution: Attribution,
+  time: number,
+): string[] => {
+  const minute = Math.floor(time / ATTRIBUTION_RESOLUTION_MS) * ATTRIBUTION_RESOLUTION_MS
+  const users = new Set<string>()
+  const add = (_clock: number, _length: number, author: Authorship | null) => {
+    if (author === null || author.time < minute) return
+    users.add(author.user)
+    if (author.acceptedBy !== null) users.add(author.acceptedBy)
+  }
+  forEachTextItem(text, (client, clock, length) => {
+    attribution.forEachInserted(client, clock, length, add)
+    attribution.forEachDeleted(client, clock, length, add)
+  })
+  return attribution.usersSince(time).filter((user) => users.has(user))
 }
