@@ -52,6 +52,8 @@ export interface DiffRunJSON {
   readonly user: string | null
   /** When; null with `user`. */
   readonly time: number | null
+  /** For an insertion from a program's proposal, who accepted it; else null. */
+  readonly acceptedBy: string | null
 }
 
 /** One change from one text to another: replace `from` to `to` of the first with `insert`. */

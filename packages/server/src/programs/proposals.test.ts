@@ -308,6 +308,7 @@ describe('proposals on a real server', () => {
         { id: second, user: 'fixer', name: 'Fixer', message: null },
       ]),
     )
+    const before = await server.history.saveVersion('doc', 'Before', 'ada')
     expect(await server.proposals.accept('doc', first, 'ada')).toMatchObject({
       proposer: 'fixer',
       applied: [{ from: 0, to: 3, insert: 'ONE' }],
@@ -319,6 +320,11 @@ describe('proposals on a real server', () => {
     expect(described('ONE two three', await server.history.authorsOf('doc'))).toEqual([
       'ONE:fixer+ada',
       ' two three:ada',
+    ])
+    const diff = await server.history.diff('doc', before.id, 'now')
+    expect(diff?.runs.filter((run) => run.kind !== 'same')).toEqual([
+      { kind: 'deleted', text: 'one', user: 'fixer', time: expect.any(Number), acceptedBy: null },
+      { kind: 'inserted', text: 'ONE', user: 'fixer', time: expect.any(Number), acceptedBy: 'ada' },
     ])
     await bot.close()
   })
