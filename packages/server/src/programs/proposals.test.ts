@@ -375,7 +375,7 @@ describe.skipIf(skipScaleOut !== null)(
         store,
         relay,
         ...tokenAuth(SECRET),
-        compactAfterUpdates: 3,
+        compactAfterUpdates: 2,
       })
       let open = true
       closers.push(async () => {
@@ -386,7 +386,7 @@ describe.skipIf(skipScaleOut !== null)(
         open = false
         await server.close()
       }
-      return { server, port, url: `ws://127.0.0.1:${port}`, close }
+      return { server, store, port, url: `ws://127.0.0.1:${port}`, close }
     }
 
     it('is proposed on one instance, accepted on another, and its attribution survives compaction and a restart', async () => {
@@ -425,7 +425,10 @@ describe.skipIf(skipScaleOut !== null)(
           )
         }
       }, WAIT)
-      // Compacted (every three updates) and read by a fresh instance: the accepter is kept.
+      // Compacted (past two updates) and read by a fresh instance: the accepter is kept.
+      await vi.waitFor(async () => {
+        expect((await a.store.load('shared')).updates.length).toBeLessThan(3)
+      }, WAIT)
       ada.destroy()
       bob.destroy()
       await a.close()
