@@ -329,6 +329,24 @@ describe('proposals on a real server', () => {
     await bot.close()
   })
 
+  it('applies a proposal once when two people accept it at the same moment', async () => {
+    const { port, server } = await servers.start(tokenAuth(SECRET))
+    await server.proposals.propose('doc', { user: 'bot' }, [{ from: 0, to: 0, insert: 'once' }])
+    const [waiting] = await server.proposals.list('doc')
+    const path = `doc/proposals/${waiting!.id}/accept`
+    const answers = await Promise.all([
+      request(port, path, { user: 'ada', body: {} }),
+      request(port, path, { user: 'bob', body: {} }),
+      server.proposals.accept('doc', waiting!.id, 'cy'),
+      server.proposals.accept('doc', waiting!.id, 'dan'),
+    ])
+    const statuses = answers.map((answer) =>
+      answer === null ? 404 : 'status' in answer ? answer.status : 200,
+    )
+    expect(statuses.sort()).toEqual([200, 404, 404, 404])
+    expect((await request(port, 'doc', { role: 'read' })).body.text).toBe('once')
+  })
+
   it('attributes accepted text to who wrote the proposal, not to the user it claims', async () => {
     const { url, server } = await servers.start(tokenAuth(SECRET))
     const mallory = servers.client(url, 'doc', { token: token('mallory') })

@@ -168,11 +168,10 @@ export const proposalsOf = (room: Room): ListedProposal[] => {
  *
  * @example await acceptIn(room, 'a1b2c3d4e5f60708', 'ada')
  */
-export const acceptIn = async (
-  room: Room,
-  id: string,
-  user: string,
-): Promise<AcceptedProposal | null> => {
+export const acceptIn = (room: Room, id: string, user: string): Promise<AcceptedProposal | null> =>
+  oneAtATime(room, () => accept(room, id, user))
+
+const accept = async (room: Room, id: string, user: string): Promise<AcceptedProposal | null> => {
   // The proposer is read before the change; a bounded retry covers an entry rewritten between.
   for (let attempt = 0; attempt < 3; attempt++) {
     const entry = entryOf(room.doc, room.textName, id)
@@ -207,15 +206,34 @@ export const acceptIn = async (
  *
  * @example await rejectIn(room, 'a1b2c3d4e5f60708', 'ada')
  */
-export const rejectIn = async (room: Room, id: string, user: string): Promise<boolean> => {
-  let found = false
-  await room.change(user, (text) => {
-    const map = proposalsMap(text, room.textName)
-    if (!isProposalId(id) || !map.has(id)) return
-    found = true
-    map.delete(id)
+export const rejectIn = (room: Room, id: string, user: string): Promise<boolean> =>
+  oneAtATime(room, async () => {
+    let found = false
+    await room.change(user, (text) => {
+      const map = proposalsMap(text, room.textName)
+      if (!isProposalId(id) || !map.has(id)) return
+      found = true
+      map.delete(id)
+    })
+    return found
   })
-  return found
+
+/** The accept or reject under way in each room, which the next one waits for. */
+const handling = new WeakMap<Room, Promise<unknown>>()
+
+/**
+ * Runs `work` once the room's accept or reject before it is done: a change is put in the
+ * room's document only once stored, so two accepts of one proposal at once would otherwise both
+ * find it waiting and apply it twice.
+ */
+const oneAtATime = <T>(room: Room, work: () => Promise<T>): Promise<T> => {
+  const before = handling.get(room) ?? Promise.resolve()
+  const result = before.then(work, work)
+  handling.set(
+    room,
+    result.catch(() => {}),
+  )
+  return result
 }
 
 /** `changes` when a proposal can hold them; throws a `RangeError` saying why not. */
