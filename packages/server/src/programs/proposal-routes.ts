@@ -11,7 +11,8 @@
  *   it and to the caller as who accepted it; answers `{room, proposal, applied, stateVector}`.
  * - `POST proposals/<id>/reject` (write): removes it; answers `{room, proposal, stateVector}`.
  *
- * An unknown proposal (or one already accepted or rejected) is a 404; a room with
+ * An `Idempotency-Key` header makes a retried proposal answer again instead of proposing twice,
+ * as it does for a change. An unknown proposal (or one already accepted or rejected) is a 404; a room with
  * `MAX_PROPOSALS_PER_ROOM` waiting refuses another with a 409.
  *
  * @module
@@ -21,6 +22,7 @@ import { ANONYMOUS_AUTHOR } from '../history/room-attribution.js'
 import type { RoomAccess } from '../history/server-history.js'
 import { ApiError, type ApiRequest, type ApiRoute } from '../http-api.js'
 import { parseChanges, resolveChanges } from './change-specs.js'
+import { IdempotentResults, isIdempotencyKey } from './idempotency.js'
 import {
   acceptIn,
   proposalsOf,
@@ -52,9 +54,13 @@ export const proposeChanges = async (
   rooms: RoomAccess,
   request: ApiRequest,
   body: unknown,
-): Promise<{ room: string; proposal: string; stateVector: string }> => {
-  const { room } = request
+): Promise<ProposeAnswer> => {
+  const { room, http } = request
   const specs = parseChanges(body)
+  const key = http.headers['idempotency-key']
+  if (key !== undefined && (typeof key !== 'string' || !isIdempotencyKey(key))) {
+    throw new ApiError(400, 'Idempotency-Key must be 1 to 200 printable ASCII characters')
+  }
   const { message, name, color } = body as Record<string, unknown>
   const user = userOf(request)
   const proposer = {
@@ -68,19 +74,37 @@ export const proposeChanges = async (
   } catch (error) {
     throw new ApiError(400, (error as Error).message)
   }
-  return rooms.withRoom(room, async (opened) => {
-    try {
-      const id = await proposeIn(opened, proposer, checkedMessage, (text) =>
-        resolveChanges(text, specs),
-      )
-      return { room, proposal: id, stateVector: base64(Y.encodeStateVector(opened.doc)) }
-    } catch (error) {
-      if (error instanceof TooManyProposalsError) throw new ApiError(409, error.message)
-      if (error instanceof RangeError) throw new ApiError(400, error.message)
-      throw error
-    }
-  })
+  const propose = () =>
+    rooms.withRoom(room, async (opened) => {
+      try {
+        const id = await proposeIn(opened, proposer, checkedMessage, (text) =>
+          resolveChanges(text, specs),
+        )
+        return { room, proposal: id, stateVector: base64(Y.encodeStateVector(opened.doc)) }
+      } catch (error) {
+        if (error instanceof TooManyProposalsError) throw new ApiError(409, error.message)
+        if (error instanceof RangeError) throw new ApiError(400, error.message)
+        throw error
+      }
+    })
+  if (key === undefined) return propose()
+  let results = answered.get(rooms)
+  if (results === undefined) {
+    results = new IdempotentResults<ProposeAnswer>()
+    answered.set(rooms, results)
+  }
+  return results.once(`${room}\u0000${user}\u0000${key}`, propose)
 }
+
+/** What proposing answers. */
+interface ProposeAnswer {
+  readonly room: string
+  readonly proposal: string
+  readonly stateVector: string
+}
+
+/** The proposals made with an `Idempotency-Key`, per server (its rooms), for retries. */
+const answered = new WeakMap<RoomAccess, IdempotentResults<ProposeAnswer>>()
 
 /**
  * The routes listing, accepting and rejecting proposals, over `rooms`.

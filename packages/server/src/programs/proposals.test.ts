@@ -261,6 +261,23 @@ describe('proposals on a real server', () => {
     expect((await request(port, 'doc', { role: 'read' })).body.text).toBe('')
   })
 
+  it('proposes once when a request is retried with the same Idempotency-Key', async () => {
+    const { port, server } = await servers.start(tokenAuth(SECRET))
+    const propose = (key: string) =>
+      fetch(`http://127.0.0.1:${port}/api/rooms/doc/changes`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token('bot')}`, 'idempotency-key': key },
+        body: JSON.stringify({ propose: true, changes: [{ from: 0, insert: 'x' }] }),
+      }).then(async (response) => (await response.json()) as { proposal: string })
+    const [first, retried] = await Promise.all([propose('key-1'), propose('key-1')])
+    expect(retried.proposal).toBe(first.proposal)
+    const other = await propose('key-2')
+    expect(other.proposal).not.toBe(first.proposal)
+    expect((await server.proposals.list('doc')).map((p) => p.id).sort()).toEqual(
+      [first.proposal, other.proposal].sort(),
+    )
+  })
+
   it(`keeps at most ${MAX_PROPOSALS_PER_ROOM} proposals waiting in a room`, async () => {
     const { port, server } = await servers.start(tokenAuth(SECRET))
     for (let i = 0; i < MAX_PROPOSALS_PER_ROOM; i++) {
