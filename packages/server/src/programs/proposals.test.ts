@@ -169,6 +169,7 @@ describe('proposals on a real server', () => {
     const first = await servers.start({
       ...tokenAuth(SECRET),
       versions: { manualOnly: true },
+      compactAfterUpdates: 2,
     })
     const { port, url, server } = first
     const ada = servers.client(url, 'doc', { token: token('ada') })
@@ -200,6 +201,11 @@ describe('proposals on a real server', () => {
     expect(diff?.changes).toEqual([])
     expect(JSON.stringify(diff)).not.toContain('bot')
     expect(JSON.stringify(diff)).not.toContain('Drop')
+    // Once compacted, the store's bytes no longer hold the proposed text either.
+    const holdsDrop = (update: Uint8Array) => Buffer.from(update).includes('Drop')
+    await vi.waitFor(async () => {
+      expect((await first.store.load('doc')).updates.some(holdsDrop)).toBe(false)
+    }, WAIT)
     // Reloaded from the store, the document has the same text and no proposal.
     ada.destroy()
     await first.server.close()
