@@ -14,6 +14,8 @@ export interface AuthorRunJSON {
   readonly user: string | null
   /** When; null with `user`. */
   readonly time: number | null
+  /** Who accepted it, when it was a program's proposal a person accepted; else null. */
+  readonly acceptedBy: string | null
 }
 
 /** A version of a room, as listed. */
@@ -50,6 +52,8 @@ export interface DiffRunJSON {
   readonly user: string | null
   /** When; null with `user`. */
   readonly time: number | null
+  /** For an insertion from a program's proposal, who accepted it; else null. */
+  readonly acceptedBy: string | null
 }
 
 /** One change from one text to another: replace `from` to `to` of the first with `insert`. */

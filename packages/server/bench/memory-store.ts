@@ -118,6 +118,7 @@ export class MemoryStore implements DocumentStore {
       data,
       user: log?.authors[i]?.user ?? null,
       time: log?.authors[i]?.time ?? null,
+      acceptedBy: log?.authors[i]?.acceptedBy ?? null,
     }))
     return attributionOf(room, this.attributions.get(room) ?? null, authored)
   }

@@ -69,9 +69,20 @@ export {
 export { DirectConnection, type OpenDocumentOptions } from './programs/direct-connection.js'
 export { type ChangesAnswer, MAX_ANCHORS } from './programs/document-routes.js'
 export { IDEMPOTENCY_TTL_MS, MAX_IDEMPOTENCY_KEY_LENGTH } from './programs/idempotency.js'
+export {
+  type AcceptedProposal,
+  type ListedProposal,
+  type ListedProposalChange,
+  MAX_PROPOSALS_PER_ROOM,
+  type OffsetChange,
+  type Proposer,
+  TooManyProposalsError,
+} from './programs/room-proposals.js'
+export { type ProposeOptions, ServerProposals } from './programs/server-proposals.js'
 export { MAX_STREAM_BYTES, type StreamAnswer } from './programs/stream-route.js'
 export { RATE_LIMIT_REASON, type RateLimitKind, type RateLimits } from './rate-limit.js'
 export {
+  type ChangeOptions,
   CloseCode,
   MAX_AWARENESS_CLIENTS_PER_CONNECTION,
   type Peer,

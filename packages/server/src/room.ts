@@ -161,10 +161,19 @@ export interface RoomOptions {
 
 /**
  * The origin of a change a program made on the server (a restore, an API call): stored and
- * attributed like a connection's update, to `user`.
+ * attributed like a connection's update, to `user` (and to who accepted it, for a proposal).
  */
 class ServerChange {
-  constructor(readonly user: string) {}
+  constructor(
+    readonly user: string,
+    readonly acceptedBy: string | undefined,
+  ) {}
+}
+
+/** How `Room.change` attributes a change beyond its user. */
+export interface ChangeOptions {
+  /** Who accepted it, when it applies a program's proposal a person accepted. */
+  readonly acceptedBy?: string
 }
 
 /** Who caused a change that must not be stored again: the updates read from the store. */
@@ -260,7 +269,7 @@ export class Room {
         handlerFailed: (error) => events.listenerFailed?.(name, error),
         authorOf: (origin) =>
           origin instanceof ServerChange
-            ? { user: origin.user, time: Date.now() }
+            ? { user: origin.user, time: Date.now(), acceptedBy: origin.acceptedBy }
             : this.peers.has(origin as Peer)
               ? this.authorOf(origin as Peer)
               : undefined,
@@ -477,16 +486,22 @@ export class Room {
    * Changes the room's text as `user` (a restore, a program's change): `edit` makes the change
    * on a copy of the document, and the update it gives is stored, attributed to `user`, put in
    * the document and relayed, like a connection's. Resolves with the update once it is stored
-   * and applied (empty when `edit` changed nothing).
+   * and applied (empty when `edit` changed nothing). `text.doc` is the copy, so `edit` may
+   * change other types of the document in the same change (a proposal's map entry).
    *
    * @example await room.change('ada', (text) => text.insert(0, 'Title\n'))
    */
-  async change(user: string, edit: (text: Y.Text) => void): Promise<Uint8Array> {
+  async change(
+    user: string,
+    edit: (text: Y.Text) => void,
+    options: ChangeOptions = {},
+  ): Promise<Uint8Array> {
     this.assertOpen()
-    checkAuthor({ user, time: Date.now() })
+    const { acceptedBy } = options
+    checkAuthor({ user, time: Date.now(), acceptedBy })
     const update = this.changeCopy.change((copy) => edit(copy.getText(this.textName)))
     if (update === null) return new Uint8Array()
-    this.appends.push(update, new ServerChange(user))
+    this.appends.push(update, new ServerChange(user, acceptedBy))
     await this.appends.flushed()
     if (this.appends.failed) {
       this.changeCopy.drop()

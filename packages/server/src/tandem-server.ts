@@ -32,6 +32,8 @@ import {
 } from './pending-sockets.js'
 import { DirectConnection, type OpenDocumentOptions } from './programs/direct-connection.js'
 import { documentRoutes } from './programs/document-routes.js'
+import { proposalRoutes } from './programs/proposal-routes.js'
+import { ServerProposals } from './programs/server-proposals.js'
 import { streamRoute } from './programs/stream-route.js'
 import {
   RATE_LIMIT_REASON,
@@ -227,6 +229,8 @@ export class TandemServer {
   readonly metrics: ServerMetrics
   /** Who wrote what in every room, and their versions (see docs/history.md). */
   readonly history: ServerHistory
+  /** Programs' proposals in every room: list, propose, accept, reject (see docs/agents.md). */
+  readonly proposals: ServerProposals
   /** The HTTP API under `/api/rooms/`. */
   private readonly api: HttpApi
   private closing = false
@@ -334,8 +338,14 @@ export class TandemServer {
       },
     }
     this.history = new ServerHistory(roomAccess)
+    this.proposals = new ServerProposals(roomAccess)
     this.api = new HttpApi(
-      [...documentRoutes(roomAccess), streamRoute(roomAccess), ...historyRoutes(this.history)],
+      [
+        ...documentRoutes(roomAccess),
+        streamRoute(roomAccess),
+        ...historyRoutes(this.history),
+        ...proposalRoutes(roomAccess),
+      ],
       (request, room) =>
         this.authorizeRoom(request, room, clientAddress(request, this.options.trustProxy ?? false)),
       (error) => this.logger.error({ err: error }, 'an API request failed'),

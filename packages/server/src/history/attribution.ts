@@ -22,14 +22,20 @@ export interface Authorship {
   readonly user: string
   /** When the server stored it. */
   readonly time: number
+  /**
+   * Who accepted it, when it was a program's proposal a person accepted (see
+   * `@tandem/protocol`'s proposals); null for a change its author made directly.
+   */
+  readonly acceptedBy: string | null
 }
 
 /**
  * The format of `Attribution.encode`, so a later one can be told apart: the users (each name
- * once), the authors (a user's index and a minute, as the difference from the author before),
- * then the runs of insertions and of deletions per client.
+ * once), the authors (a user's index, a minute as the difference from the author before, and
+ * who accepted it: 0 for nobody, else a user's index + 1), then the runs of insertions and of
+ * deletions per client. Format 1 had no accepter; it is still read.
  */
-const FORMAT = 1
+const FORMAT = 2
 
 /**
  * The authors of a document's insertions and deletions, by Yjs id. First record wins: an id
@@ -44,15 +50,16 @@ export class Attribution {
   private readonly deleted = new Map<number, ClientRuns>()
 
   /**
-   * Records that `user` made the insertions and deletions of `ids` at `time`.
+   * Records that `user` made the insertions and deletions of `ids` at `time`, accepted by
+   * `acceptedBy` when it was a proposal someone accepted.
    *
    * @example attribution.record(idsOfUpdate(update), 'ada', Date.now())
    */
-  record(ids: UpdateIds, user: string, time: number): void {
+  record(ids: UpdateIds, user: string, time: number, acceptedBy: string | null = null): void {
     // An update that only repeats what others made (a client's state sent again, its whole
     // delete set with it) names nobody new: its sender does not become an author.
     if (!hasNew(this.inserted, ids.inserted) && !hasNew(this.deleted, ids.deleted)) return
-    const author = this.authorOf(user, time)
+    const author = this.authorOf(user, time, acceptedBy)
     addAll(this.inserted, ids.inserted, author)
     addAll(this.deleted, ids.deleted, author)
   }
@@ -64,13 +71,19 @@ export class Attribution {
 
   /**
    * The users with something recorded at or after `time` (to the minute), in the order first
-   * recorded: who changed the document since then.
+   * recorded: who changed the document since then, and who accepted proposals meanwhile.
    *
    * @example attribution.usersSince(lastVersion.time) // => ['ada', 'bob']
    */
   usersSince(time: number): string[] {
     const minute = Math.floor(time / ATTRIBUTION_RESOLUTION_MS) * ATTRIBUTION_RESOLUTION_MS
-    return [...new Set(this.authors.filter((a) => a.time >= minute).map(({ user }) => user))]
+    const users = new Set<string>()
+    for (const author of this.authors) {
+      if (author.time < minute) continue
+      users.add(author.user)
+      if (author.acceptedBy !== null) users.add(author.acceptedBy)
+    }
+    return [...users]
   }
 
   /** Number of runs kept (insertions and deletions), a measure of its size. */
@@ -124,8 +137,8 @@ export class Attribution {
     ] as const) {
       for (const [client, runs] of from) {
         runs.forEach((clock, length, author) => {
-          const { user, time } = newer.authors[author]!
-          clientRuns(kind, client).add(clock, length, this.authorOf(user, time))
+          const { user, time, acceptedBy } = newer.authors[author]!
+          clientRuns(kind, client).add(clock, length, this.authorOf(user, time, acceptedBy))
         })
       }
     }
@@ -140,15 +153,19 @@ export class Attribution {
     const encoder = encoding.createEncoder()
     encoding.writeVarUint(encoder, FORMAT)
     const users = new Map<string, number>()
-    for (const { user } of this.authors) if (!users.has(user)) users.set(user, users.size)
+    for (const { user, acceptedBy } of this.authors) {
+      if (!users.has(user)) users.set(user, users.size)
+      if (acceptedBy !== null && !users.has(acceptedBy)) users.set(acceptedBy, users.size)
+    }
     encoding.writeVarUint(encoder, users.size)
     for (const user of users.keys()) encoding.writeVarString(encoder, user)
     encoding.writeVarUint(encoder, this.authors.length)
     let previousMinute = 0
-    for (const { user, time } of this.authors) {
+    for (const { user, time, acceptedBy } of this.authors) {
       const minute = Math.floor(time / ATTRIBUTION_RESOLUTION_MS)
       encoding.writeVarUint(encoder, users.get(user)!)
       encoding.writeVarInt(encoder, minute - previousMinute)
+      encoding.writeVarUint(encoder, acceptedBy === null ? 0 : users.get(acceptedBy)! + 1)
       previousMinute = minute
     }
     for (const kind of [this.inserted, this.deleted]) {
@@ -178,7 +195,9 @@ export class Attribution {
     try {
       const decoder = decoding.createDecoder(bytes)
       const format = decoding.readVarUint(decoder)
-      if (format !== FORMAT) throw new TypeError(`unknown attribution format ${format}`)
+      if (format !== FORMAT && format !== 1) {
+        throw new TypeError(`unknown attribution format ${format}`)
+      }
       const userCount = decoding.readVarUint(decoder)
       const users: string[] = []
       for (let i = 0; i < userCount; i++) users.push(decoding.readVarString(decoder))
@@ -189,7 +208,10 @@ export class Attribution {
         const user = users[decoding.readVarUint(decoder)]
         minute += decoding.readVarInt(decoder)
         if (user === undefined || minute < 0) throw new TypeError('an author without user')
-        authors.push(attribution.authorOf(user, minute * ATTRIBUTION_RESOLUTION_MS))
+        const accepter = format === 1 ? 0 : decoding.readVarUint(decoder)
+        const acceptedBy = accepter === 0 ? null : users[accepter - 1]
+        if (acceptedBy === undefined) throw new TypeError('an accepter without user')
+        authors.push(attribution.authorOf(user, minute * ATTRIBUTION_RESOLUTION_MS, acceptedBy))
       }
       for (const kind of [attribution.inserted, attribution.deleted]) {
         const clients = decoding.readVarUint(decoder)
@@ -231,13 +253,13 @@ export class Attribution {
     )
   }
 
-  private authorOf(user: string, time: number): number {
+  private authorOf(user: string, time: number, acceptedBy: string | null): number {
     const minute = Math.floor(time / ATTRIBUTION_RESOLUTION_MS)
-    const key = `${minute}:${user}`
+    const key = `${minute}\u0000${user}\u0000${acceptedBy ?? ''}`
     let index = this.authorIndex.get(key)
     if (index === undefined) {
       index = this.authors.length
-      this.authors.push({ user, time: minute * ATTRIBUTION_RESOLUTION_MS })
+      this.authors.push({ user, time: minute * ATTRIBUTION_RESOLUTION_MS, acceptedBy })
       this.authorIndex.set(key, index)
     }
     return index

@@ -1,3 +1,4 @@
+import * as encoding from 'lib0/encoding'
 import { describe, expect, it } from 'vitest'
 import * as Y from 'yjs'
 import { ATTRIBUTION_RESOLUTION_MS, Attribution } from './attribution.js'
@@ -183,6 +184,46 @@ describe('Attribution', () => {
     expect(attribution.usersSince(60_000)).toEqual([])
     attribution.record(ids(0, 6), 'bob', 120_000)
     expect(attribution.usersSince(60_000)).toEqual(['bob'])
+  })
+
+  it('keeps who accepted a proposal through encoding, apart from the same author unaccepted', () => {
+    const attribution = new Attribution()
+    const ids = (clock: number) => ({
+      inserted: new Map([[7, [{ clock, length: 2 }]]]),
+      deleted: new Map(),
+    })
+    attribution.record(ids(0), 'bot', 60_000)
+    attribution.record(ids(2), 'bot', 60_000, 'ada')
+    const visit = (copy: Attribution) => {
+      const seen: [number, string | null, string | null][] = []
+      copy.forEachInserted(7, 0, 4, (clock, _length, author) =>
+        seen.push([clock, author?.user ?? null, author?.acceptedBy ?? null]),
+      )
+      return seen
+    }
+    const expected = [
+      [0, 'bot', null],
+      [2, 'bot', 'ada'],
+    ]
+    expect(visit(attribution)).toEqual(expected)
+    expect(visit(Attribution.decode(attribution.encode()))).toEqual(expected)
+    expect(attribution.users()).toEqual(['bot'])
+    expect(attribution.usersSince(60_000)).toEqual(['bot', 'ada'])
+  })
+
+  it('reads the format written before accepters were kept', () => {
+    const encoder = encoding.createEncoder()
+    for (const n of [1, 1]) encoding.writeVarUint(encoder, n) // format 1; one user
+    encoding.writeVarString(encoder, 'ada')
+    for (const n of [1, 0]) encoding.writeVarUint(encoder, n) // one author: user 0
+    encoding.writeVarInt(encoder, 3) // at minute 3
+    for (const n of [1, 7, 1, 0, 4, 0, 0]) encoding.writeVarUint(encoder, n) // 7: 0-3 by 0
+    const read = Attribution.decode(encoding.toUint8Array(encoder))
+    const authors: unknown[] = []
+    read.forEachInserted(7, 0, 4, (_clock, length, author) => authors.push({ length, author }))
+    expect(authors).toEqual([
+      { length: 4, author: { user: 'ada', time: 3 * ATTRIBUTION_RESOLUTION_MS, acceptedBy: null } },
+    ])
   })
 
   it('refuses bytes that are not an attribution with a TypeError', () => {

@@ -75,7 +75,7 @@ export class RoomAttribution {
 
 const record = (attribution: Attribution, update: Uint8Array, author: UpdateAuthor): void => {
   try {
-    attribution.record(idsOfUpdate(update), author.user, author.time)
+    attribution.record(idsOfUpdate(update), author.user, author.time, author.acceptedBy ?? null)
   } catch {
     // Every stored update decoded when it arrived; one that does not now is left unattributed.
   }

@@ -13,6 +13,7 @@ import * as Y from 'yjs'
 import type { DocumentStore, VersionInfo, VersionKind } from '../storage/document-store.js'
 import { checkRetention, type RetentionPolicy, versionsToDrop } from './retention.js'
 import type { RoomAttribution } from './room-attribution.js'
+import { textAuthorsSince } from './text-authors.js'
 import { changesOf, type DiffRun, diffStates, type TextChange } from './version-diff.js'
 
 /** When a room makes versions by itself, and how long it keeps them. */
@@ -122,7 +123,7 @@ export class RoomVersions {
     const state = Y.encodeStateAsUpdate(this.host.doc)
     const since = this.lastVersionTime ?? (await this.lastTime())
     const attribution = await this.host.attribution.current()
-    const authors = since === null ? attribution.users() : attribution.usersSince(since)
+    const authors = textAuthorsSince(text, attribution, since ?? 0)
     if (user !== undefined && !authors.includes(user) && kind === 'named') authors.push(user)
     const info = await this.host.store.saveVersion(this.host.name, {
       kind,

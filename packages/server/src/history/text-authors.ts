@@ -5,8 +5,8 @@
  * @module
  */
 import type * as Y from 'yjs'
-import type { Attribution } from './attribution.js'
-import { forEachVisibleRun } from './yjs-items.js'
+import { ATTRIBUTION_RESOLUTION_MS, type Attribution, type Authorship } from './attribution.js'
+import { forEachTextItem, forEachVisibleRun } from './yjs-items.js'
 
 /** A stretch of the current text written by one user at one time. */
 export interface AuthorRun {
@@ -18,6 +18,8 @@ export interface AuthorRun {
   readonly user: string | null
   /** When (ms since the epoch, to the minute); null with `user`. */
   readonly time: number | null
+  /** Who accepted it, when it was a program's proposal a person accepted; else null. */
+  readonly acceptedBy: string | null
 }
 
 /**
@@ -25,7 +27,7 @@ export interface AuthorRun {
  * order; neighbouring runs of the same user and time are joined. Walks the text's items from
  * its start: O(items before `to`).
  *
- * @example authorsOfText(doc.getText('text'), attribution, 0, 100) // => [{ from: 0, to: 42, user: 'ada', time }, …]
+ * @example authorsOfText(doc.getText('text'), attribution, 0, 100) // => [{ from: 0, to: 42, user: 'ada', time, acceptedBy: null }, …]
  */
 export const authorsOfText = (
   text: Y.Text,
@@ -36,12 +38,21 @@ export const authorsOfText = (
   const runs: AuthorRun[] = []
   if (!(to > from)) return runs
   let offset = 0
-  const push = (start: number, end: number, user: string | null, time: number | null) => {
+  const push = (start: number, end: number, author: Authorship | null) => {
+    const user = author?.user ?? null
+    const time = author?.time ?? null
+    const acceptedBy = author?.acceptedBy ?? null
     const last = runs[runs.length - 1]
-    if (last !== undefined && last.to === start && last.user === user && last.time === time) {
-      runs[runs.length - 1] = { from: last.from, to: end, user, time }
+    if (
+      last !== undefined &&
+      last.to === start &&
+      last.user === user &&
+      last.time === time &&
+      last.acceptedBy === acceptedBy
+    ) {
+      runs[runs.length - 1] = { ...last, to: end }
     } else {
-      runs.push({ from: start, to: end, user, time })
+      runs.push({ from: start, to: end, user, time, acceptedBy })
     }
   }
   forEachVisibleRun(text, (client, clock, length) => {
@@ -53,9 +64,36 @@ export const authorsOfText = (
     const take = Math.min(length, to - start) - skip
     attribution.forEachInserted(client, clock + skip, take, (at, size, author) => {
       const begin = start + (at - clock)
-      push(begin, begin + size, author?.user ?? null, author?.time ?? null)
+      push(begin, begin + size, author)
     })
     return
   })
   return runs
+}
+
+/**
+ * The users who inserted or deleted any of `text` (deleted text included) at or after `time`
+ * (to the minute), and who accepted such changes, in the order the attribution first recorded
+ * them: who changed the text since then. Changes to the rest of the document (a program's
+ * proposal waiting beside the text, or rejected) make nobody an author of the text.
+ *
+ * @example textAuthorsSince(doc.getText('text'), attribution, lastVersion.time) // => ['ada']
+ */
+export const textAuthorsSince = (
+  text: Y.Text,
+  attribution: Attribution,
+  time: number,
+): string[] => {
+  const minute = Math.floor(time / ATTRIBUTION_RESOLUTION_MS) * ATTRIBUTION_RESOLUTION_MS
+  const users = new Set<string>()
+  const add = (_clock: number, _length: number, author: Authorship | null) => {
+    if (author === null || author.time < minute) return
+    users.add(author.user)
+    if (author.acceptedBy !== null) users.add(author.acceptedBy)
+  }
+  forEachTextItem(text, (client, clock, length) => {
+    attribution.forEachInserted(client, clock, length, add)
+    attribution.forEachDeleted(client, clock, length, add)
+  })
+  return attribution.usersSince(time).filter((user) => users.has(user))
 }

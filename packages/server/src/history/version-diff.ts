@@ -8,7 +8,7 @@
  * @module
  */
 import * as Y from 'yjs'
-import type { Attribution } from './attribution.js'
+import type { Attribution, Authorship } from './attribution.js'
 import { ClientRuns } from './client-runs.js'
 import { forEachTextItem, forEachVisibleString } from './yjs-items.js'
 
@@ -22,6 +22,8 @@ export interface DiffRun {
   readonly user: string | null
   /** When (ms since the epoch, to the minute); null with `user`. */
   readonly time: number | null
+  /** For an insertion from a program's proposal, who accepted it; else null. */
+  readonly acceptedBy: string | null
 }
 
 /**
@@ -114,12 +116,21 @@ export const diffStates = (
   // Every item of both states, deleted ones kept, in document order.
   const all = new Y.Doc({ gc: false })
   const runs: DiffRun[] = []
-  const push = (kind: DiffRun['kind'], text: string, user: string | null, time: number | null) => {
+  const push = (kind: DiffRun['kind'], text: string, author: Authorship | null) => {
+    const user = author?.user ?? null
+    const time = author?.time ?? null
+    const acceptedBy = kind === 'inserted' ? (author?.acceptedBy ?? null) : null
     const last = runs[runs.length - 1]
-    if (last !== undefined && last.kind === kind && last.user === user && last.time === time) {
-      runs[runs.length - 1] = { kind, text: last.text + text, user, time }
+    if (
+      last !== undefined &&
+      last.kind === kind &&
+      last.user === user &&
+      last.time === time &&
+      last.acceptedBy === acceptedBy
+    ) {
+      runs[runs.length - 1] = { ...last, text: last.text + text }
     } else {
-      runs.push({ kind, text, user, time })
+      runs.push({ kind, text, user, time, acceptedBy })
     }
   }
   try {
@@ -129,16 +140,16 @@ export const diffStates = (
       before.forEach(client, clock, length, (at, size, shownBefore) => {
         after.forEach(client, at, size, (id, count, shownAfter) => {
           if (shownBefore && shownAfter) {
-            push('same', after.textOf(client, id, count), null, null)
+            push('same', after.textOf(client, id, count), null)
           } else if (shownAfter) {
             const chars = after.textOf(client, id, count)
-            authorsIn(attribution, 'inserted', client, id, count, (offset, n, user, time) =>
-              push('inserted', chars.slice(offset, offset + n), user, time),
+            authorsIn(attribution, 'inserted', client, id, count, (offset, n, author) =>
+              push('inserted', chars.slice(offset, offset + n), author),
             )
           } else if (shownBefore) {
             const chars = before.textOf(client, id, count)
-            authorsIn(attribution, 'deleted', client, id, count, (offset, n, user, time) =>
-              push('deleted', chars.slice(offset, offset + n), user, time),
+            authorsIn(attribution, 'deleted', client, id, count, (offset, n, author) =>
+              push('deleted', chars.slice(offset, offset + n), author),
             )
           }
         })
@@ -184,14 +195,14 @@ const authorsIn = (
   client: number,
   clock: number,
   length: number,
-  visit: (offset: number, length: number, user: string | null, time: number | null) => void,
+  visit: (offset: number, length: number, author: Authorship | null) => void,
 ): void => {
   if (attribution === null) {
-    visit(0, length, null, null)
+    visit(0, length, null)
     return
   }
   const each = kind === 'inserted' ? attribution.forEachInserted : attribution.forEachDeleted
   each.call(attribution, client, clock, length, (at, size, author) =>
-    visit(at - clock, size, author?.user ?? null, author?.time ?? null),
+    visit(at - clock, size, author),
   )
 }

@@ -9,7 +9,7 @@
  *
  * @module
  */
-import { MessageType } from '@tandem/protocol'
+import { MessageType, proposalsMapName } from '@tandem/protocol'
 import * as decoding from 'lib0/decoding'
 import * as encoding from 'lib0/encoding'
 import * as awarenessProtocol from 'y-protocols/awareness'
@@ -17,6 +17,14 @@ import * as syncProtocol from 'y-protocols/sync'
 import * as Y from 'yjs'
 import type { Peer, ReplyKind, Role } from '../peer.js'
 import type { Room } from '../room.js'
+import {
+  MAX_PROPOSALS_PER_ROOM,
+  type OffsetChange,
+  type Proposer,
+  proposalFor,
+  TooManyProposalsError,
+} from './room-proposals.js'
+import { checkedChanges, checkMessage, type ProposeOptions } from './server-proposals.js'
 
 /** How a program shows itself in a room it opens. */
 export interface OpenDocumentOptions {
@@ -47,6 +55,7 @@ export class DirectConnection {
   /** Resolves once the doc holds everything the room held when it opened. */
   readonly whenSynced: Promise<void>
   private readonly peer: Peer
+  private readonly proposer: Proposer
   private synced!: () => void
   private closed = false
 
@@ -61,6 +70,11 @@ export class DirectConnection {
       this.synced = resolve
     })
     const role = options.role ?? 'write'
+    this.proposer = {
+      user: options.user,
+      name: options.name ?? options.user,
+      color: options.color ?? '#1a7f7a',
+    }
     this.peer = {
       role,
       user: options.user,
@@ -91,6 +105,30 @@ export class DirectConnection {
       syncProtocol.writeSyncStep1(encoder, this.doc)
     })
     this.sendAwareness({ added: [this.doc.clientID], updated: [], removed: [] }, null)
+  }
+
+  /**
+   * Proposes `changes` (offsets of the doc's text as it is; they must not overlap) instead of
+   * making them: writes a proposal into the doc for a person to accept or reject (see
+   * `server.proposals`). Returns its id; `flushed()` resolves once it is stored. Throws a
+   * `RangeError` for offsets outside the text or changes a proposal cannot hold, and a
+   * `TooManyProposalsError` when the room has `MAX_PROPOSALS_PER_ROOM` waiting.
+   *
+   * @example const id = bot.propose([{ from: 0, to: 5, insert: 'Hello' }], { message: 'Greet' })
+   */
+  propose(changes: readonly OffsetChange[], options: ProposeOptions = {}): string {
+    if (this.closed) throw new Error('the connection is closed')
+    const message = checkMessage(options.message ?? null)
+    const text = this.doc.getText(this.room.textName)
+    const map = this.doc.getMap(proposalsMapName(this.room.textName))
+    if (map.size >= MAX_PROPOSALS_PER_ROOM) {
+      throw new TooManyProposalsError(
+        `the room has ${map.size} proposals waiting, the most it keeps (${MAX_PROPOSALS_PER_ROOM})`,
+      )
+    }
+    const proposal = proposalFor(text, this.proposer, checkedChanges(changes), message)
+    this.doc.transact(() => map.set(proposal.id, proposal), this.proposer)
+    return proposal.id
   }
 
   /** Resolves once every change made so far is stored and relayed. */

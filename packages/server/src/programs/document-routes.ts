@@ -18,6 +18,7 @@ import type { RoomAccess } from '../history/server-history.js'
 import { ApiError, type ApiRequest, type ApiRoute } from '../http-api.js'
 import { applyChanges, parseChanges, type ResolvedChange, resolveChanges } from './change-specs.js'
 import { IdempotentResults, isIdempotencyKey } from './idempotency.js'
+import { proposeChanges, wantsProposal } from './proposal-routes.js'
 
 /** The most anchors one request may ask for. */
 export const MAX_ANCHORS = 1_000
@@ -84,7 +85,9 @@ export const documentRoutes = (rooms: RoomAccess): ApiRoute[] => {
       maxBodyBytes: 8 * 1024 * 1024,
       async handle(request) {
         const { room, query, http } = request
-        const specs = parseChanges(await request.json())
+        const body = await request.json()
+        if (wantsProposal(body)) return proposeChanges(rooms, request, body)
+        const specs = parseChanges(body)
         const key = http.headers['idempotency-key']
         if (key !== undefined && (typeof key !== 'string' || !isIdempotencyKey(key))) {
           throw new ApiError(400, 'Idempotency-Key must be 1 to 200 printable ASCII characters')

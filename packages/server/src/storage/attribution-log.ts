@@ -17,6 +17,8 @@ export interface AuthoredUpdate {
   readonly user: string | null
   /** When the server took it (ms since the epoch), or null. */
   readonly time: number | null
+  /** Who accepted it when it applied a proposal, else null. */
+  readonly acceptedBy: string | null
 }
 
 /**
@@ -32,8 +34,10 @@ export const attributionOf = (
 ): Attribution => {
   try {
     const attribution = base === null ? new Attribution() : Attribution.decode(base)
-    for (const { data, user, time } of log) {
-      if (user !== null && time !== null) attribution.record(idsOfUpdate(data), user, time)
+    for (const { data, user, time, acceptedBy } of log) {
+      if (user !== null && time !== null) {
+        attribution.record(idsOfUpdate(data), user, time, acceptedBy)
+      }
     }
     return attribution
   } catch (error) {

@@ -12,6 +12,8 @@ export interface UpdateAuthor {
   readonly user: string
   /** When the server took it, in ms since the epoch. */
   readonly time: number
+  /** Who accepted it, when it applies a program's proposal a person accepted. */
+  readonly acceptedBy?: string | undefined
 }
 
 /** The size of a room's update log, to decide when to compact it. */
@@ -162,25 +164,30 @@ export const checkMaxSessions = (max: number): number => {
 export const MAX_AUTHOR_LENGTH = 1024
 
 /**
- * Throws a `TypeError` unless `author` is absent or a usable author: a user id of 1 to
- * `MAX_AUTHOR_LENGTH` units of well-formed text without control characters (PostgreSQL's
+ * Throws a `TypeError` unless `author` is absent or a usable author: a user id (and accepter,
+ * when there is one) of 1 to `MAX_AUTHOR_LENGTH` units of well-formed text without control characters (PostgreSQL's
  * text cannot hold NUL), and a time that is a non-negative safe integer.
  *
  * @example checkAuthor({ user: 'ada', time: Date.now() })
  */
 export const checkAuthor = (author: UpdateAuthor | undefined): void => {
   if (author === undefined) return
-  const { user, time } = author ?? {}
-  if (
-    typeof user !== 'string' ||
-    user === '' ||
-    user.length > MAX_AUTHOR_LENGTH ||
-    LONE_SURROGATE.test(user) ||
-    CONTROL.test(user)
-  ) {
-    throw new TypeError(
-      `an update's author must be well-formed text of 1 to ${MAX_AUTHOR_LENGTH} characters without control characters, got ${shown(user)}`,
-    )
+  const { user, time, acceptedBy } = author ?? {}
+  for (const [what, id] of [
+    ['author', user],
+    ['accepter', acceptedBy ?? 'nobody'],
+  ] as const) {
+    if (
+      typeof id !== 'string' ||
+      id === '' ||
+      id.length > MAX_AUTHOR_LENGTH ||
+      LONE_SURROGATE.test(id) ||
+      CONTROL.test(id)
+    ) {
+      throw new TypeError(
+        `an update's ${what} must be well-formed text of 1 to ${MAX_AUTHOR_LENGTH} characters without control characters, got ${shown(id)}`,
+      )
+    }
   }
   if (!(Number.isSafeInteger(time) && time >= 0)) {
     throw new TypeError(`an update's time must be ms since the epoch, got ${String(time)}`)

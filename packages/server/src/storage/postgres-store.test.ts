@@ -128,11 +128,12 @@ describe.skipIf(unavailable !== null)('PostgresStore on a real database', () => 
       Buffer.from(typed('x')[0]!),
     ])
     const store = await openStore(false)
-    await store.append('r', typed('y')[0]!, { user: 'ada', time: 0 })
+    await store.append('r', typed('y')[0]!, { user: 'ada', time: 0, acceptedBy: 'bob' })
     expect((await store.load('r')).updates).toHaveLength(2)
     expect((await store.loadAttribution('r')).users()).toEqual(['ada'])
     await store.compact('r')
     expect((await store.loadAttribution('r')).users()).toEqual(['ada'])
+    expect((await store.loadAttribution('r')).usersSince(0)).toEqual(['ada', 'bob'])
   })
 
   it('rejects calls once closed', async () => {

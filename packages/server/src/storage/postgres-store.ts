@@ -74,6 +74,7 @@ interface AuthoredRow {
   readonly data: Buffer
   readonly author: string | null
   readonly at: string | null
+  readonly accepted_by: string | null
 }
 
 const authored = (rows: readonly AuthoredRow[]): AuthoredUpdate[] =>
@@ -81,6 +82,7 @@ const authored = (rows: readonly AuthoredRow[]): AuthoredUpdate[] =>
     data: toBytes(row.data),
     user: row.author,
     time: row.at === null ? null : Number(row.at),
+    acceptedBy: row.accepted_by,
   }))
 
 /** How to reach the database, for `PostgresStore.open`. */
@@ -142,7 +144,7 @@ const statements = (schema: string) => {
                                   'versions', 'undo_histories'))
            + (SELECT count(*) FROM information_schema.columns
               WHERE table_schema = $1 AND table_name = 'updates'
-                AND column_name IN ('author', 'at')) AS found`,
+                AND column_name IN ('author', 'at', 'accepted_by')) AS found`,
     createTables: [
       `CREATE TABLE IF NOT EXISTS ${s}.updates (
         room text NOT NULL,
@@ -150,6 +152,7 @@ const statements = (schema: string) => {
         data bytea NOT NULL,
         author text,
         at bigint,
+        accepted_by text,
         PRIMARY KEY (room, seq)
       )`,
       `CREATE TABLE IF NOT EXISTS ${s}.rooms (
@@ -185,10 +188,11 @@ const statements = (schema: string) => {
         state bytea NOT NULL
       )`,
     ],
-    // For a schema made before updates kept their authors.
+    // For a schema made before updates kept their authors (and who accepted a proposal).
     addColumns: [
       `ALTER TABLE ${s}.updates ADD COLUMN IF NOT EXISTS author text`,
       `ALTER TABLE ${s}.updates ADD COLUMN IF NOT EXISTS at bigint`,
+      `ALTER TABLE ${s}.updates ADD COLUMN IF NOT EXISTS accepted_by text`,
       `CREATE TABLE IF NOT EXISTS ${s}.undo_histories (
         room text NOT NULL,
         user_id text NOT NULL,
@@ -204,7 +208,7 @@ const statements = (schema: string) => {
       `CREATE INDEX IF NOT EXISTS undo_histories_by_age ON ${s}.undo_histories (room, updated_at)`,
     ],
     load: `SELECT data FROM ${s}.updates WHERE room = $1 ORDER BY seq`,
-    loadAuthored: `SELECT data, author, at FROM ${s}.updates WHERE room = $1 ORDER BY seq`,
+    loadAuthored: `SELECT data, author, at, accepted_by FROM ${s}.updates WHERE room = $1 ORDER BY seq`,
     saveVersion: `
       INSERT INTO ${s}.versions (room, kind, name, created_at, authors, length, state)
       VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING id`,
@@ -219,14 +223,15 @@ const statements = (schema: string) => {
     saveAttribution: `
       INSERT INTO ${s}.attributions (room, data) VALUES ($1, $2)
       ON CONFLICT (room) DO UPDATE SET data = excluded.data`,
-    // $1, $2, $6, $7: each append's room, update, author and time, in order; $3, $4, $5: each
-    // room's count of appends and their bytes, rooms in the order their counter rows are taken.
+    // $1, $2, $6, $7, $8: each append's room, update, author, time and accepter, in order; $3,
+    // $4, $5: each room's count of appends and their bytes, rooms in the order their counter
+    // rows are taken.
     appendBatch: `
       WITH added AS (
-        INSERT INTO ${s}.updates (room, data, author, at)
-        SELECT room, data, author, at
-        FROM unnest($1::text[], $2::bytea[], $6::text[], $7::bigint[])
-          WITH ORDINALITY AS a(room, data, author, at, n)
+        INSERT INTO ${s}.updates (room, data, author, at, accepted_by)
+        SELECT room, data, author, at, accepted_by
+        FROM unnest($1::text[], $2::bytea[], $6::text[], $7::bigint[], $8::text[])
+          WITH ORDINALITY AS a(room, data, author, at, accepted_by, n)
         ORDER BY n
       )
       INSERT INTO ${s}.rooms AS r (room, updates, bytes)
@@ -240,9 +245,9 @@ const statements = (schema: string) => {
     lockRoom: 'SELECT pg_advisory_xact_lock(hashtext($1), hashtext($2))',
     takeLog: `
       WITH taken AS (
-        DELETE FROM ${s}.updates WHERE room = $1 RETURNING seq, data, author, at
+        DELETE FROM ${s}.updates WHERE room = $1 RETURNING seq, data, author, at, accepted_by
       )
-      SELECT seq, data, author, at FROM taken ORDER BY seq`,
+      SELECT seq, data, author, at, accepted_by FROM taken ORDER BY seq`,
     putMerged: `
       INSERT INTO ${s}.updates (room, seq, data) OVERRIDING SYSTEM VALUE
       VALUES ($1, $2, $3)`,
@@ -382,6 +387,7 @@ const batchParameters = (batch: readonly BatchedAppend[]): unknown[] => {
     rooms.map((room) => perRoom.get(room)!.bytes),
     batch.map(({ author }) => author?.user ?? null),
     batch.map(({ author }) => author?.time ?? null),
+    batch.map(({ author }) => author?.acceptedBy ?? null),
   ]
 }
 

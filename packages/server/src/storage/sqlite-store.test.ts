@@ -44,9 +44,10 @@ describe('SqliteStore', () => {
     const store = SqliteStore.open({ file: path })
     const doc = new Y.Doc()
     doc.getText('text').insert(0, 'x')
-    await store.append('r', Y.encodeStateAsUpdate(doc), { user: 'ada', time: 0 })
+    await store.append('r', Y.encodeStateAsUpdate(doc), { user: 'ada', time: 0, acceptedBy: 'bob' })
     expect((await store.load('r')).updates).toHaveLength(2)
     expect((await store.loadAttribution('r')).users()).toEqual(['ada'])
+    expect((await store.loadAttribution('r')).usersSince(0)).toEqual(['ada', 'bob'])
     await store.close()
   })
 

@@ -34,7 +34,8 @@ const SCHEMA = `
     room TEXT NOT NULL,
     data BLOB NOT NULL,
     author TEXT,
-    at INTEGER
+    at INTEGER,
+    accepted_by TEXT
   );
   CREATE INDEX IF NOT EXISTS updates_by_room ON updates (room, seq);
   CREATE TABLE IF NOT EXISTS attributions (
@@ -104,7 +105,9 @@ export class SqliteStore implements DocumentStore {
     readonly maxSessionsPerRoom: number,
   ) {
     this.statements = {
-      insert: db.prepare('INSERT INTO updates (room, data, author, at) VALUES (?, ?, ?, ?)'),
+      insert: db.prepare(
+        'INSERT INTO updates (room, data, author, at, accepted_by) VALUES (?, ?, ?, ?, ?)',
+      ),
       grow: db.prepare(
         `INSERT INTO rooms (room, updates, bytes) VALUES (?, 1, ?)
          ON CONFLICT (room) DO UPDATE SET updates = updates + 1, bytes = bytes + excluded.bytes
@@ -112,7 +115,7 @@ export class SqliteStore implements DocumentStore {
       ),
       load: db.prepare('SELECT seq, data FROM updates WHERE room = ? ORDER BY seq'),
       loadAuthored: db.prepare(
-        'SELECT seq, data, author, at FROM updates WHERE room = ? ORDER BY seq',
+        'SELECT seq, data, author, at, accepted_by FROM updates WHERE room = ? ORDER BY seq',
       ),
       loadAttribution: db.prepare('SELECT data FROM attributions WHERE room = ?'),
       saveAttribution: db.prepare(
@@ -407,7 +410,13 @@ export class SqliteStore implements DocumentStore {
       sizes = this.run(
         this.db.transaction(() =>
           appends.map(({ room, update, author }) => {
-            this.statements.insert.run(room, update, author?.user ?? null, author?.time ?? null)
+            this.statements.insert.run(
+              room,
+              update,
+              author?.user ?? null,
+              author?.time ?? null,
+              author?.acceptedBy ?? null,
+            )
             return this.statements.grow.get(room, update.length) as LogSize
           }),
         ),
@@ -486,18 +495,28 @@ interface AuthoredRow {
   readonly data: Buffer
   readonly author: string | null
   readonly at: number | null
+  readonly accepted_by: string | null
 }
 
 const authored = (rows: readonly AuthoredRow[]): AuthoredUpdate[] =>
-  rows.map((row) => ({ data: toBytes(row.data), user: row.author, time: row.at }))
+  rows.map((row) => ({
+    data: toBytes(row.data),
+    user: row.author,
+    time: row.at,
+    acceptedBy: row.accepted_by,
+  }))
 
-/** Adds the author columns to an `updates` table made before the store kept authors. */
+/**
+ * Adds the author columns to an `updates` table made before the store kept authors (or who
+ * accepted a proposal).
+ */
 const addAuthorColumns = (db: Database.Database): void => {
   const columns = new Set(
     (db.prepare('PRAGMA table_info(updates)').all() as { name: string }[]).map((c) => c.name),
   )
   if (!columns.has('author')) db.exec('ALTER TABLE updates ADD COLUMN author TEXT')
   if (!columns.has('at')) db.exec('ALTER TABLE updates ADD COLUMN at INTEGER')
+  if (!columns.has('accepted_by')) db.exec('ALTER TABLE updates ADD COLUMN accepted_by TEXT')
 }
 
 /** The bytes of a BLOB, as a plain Uint8Array (better-sqlite3 gives Buffers). */

@@ -159,20 +159,23 @@ export const describeDocumentStore = (name: string, open: OpenStore): void => {
       expect(textOf(loaded.updates)).toBe(textOf(log))
     })
 
-    it('keeps who sent each update, through compaction and a reopen', async () => {
+    it('keeps who sent each update and who accepted it, through compaction and a reopen', async () => {
       let store = await openStore(true)
       const ada = writer()
       const bob = writer()
+      const bot = writer()
       const doc = new Y.Doc()
       const time = Date.UTC(2026, 10, 27, 10, 30)
-      const append = async (updates: Uint8Array[], user: string) => {
+      const append = async (updates: Uint8Array[], user: string, acceptedBy?: string) => {
         for (const update of updates) {
           Y.applyUpdate(doc, update)
-          await store.append('notes', update, { user, time })
+          await store.append('notes', update, { user, time, acceptedBy })
         }
       }
       await append(ada.type(0, 'aaaa'), 'ada')
       await append(bob.type(0, 'BBB'), 'bob')
+      // A program's proposal bob accepted.
+      await append(bot.type(0, 'P'), 'bot', 'bob')
       // An update stored without an author (as from an older server) has none.
       const anonymous = writer().type(0, 'z')
       for (const update of anonymous) {
@@ -182,10 +185,11 @@ export const describeDocumentStore = (name: string, open: OpenStore): void => {
       const text = doc.getText('text')
       const authorsIn = (attribution: Attribution) =>
         authorsOfText(text, attribution, 0, text.length).map(
-          ({ from, to, user }) => `${text.toString().slice(from, to)}:${user}`,
+          ({ from, to, user, acceptedBy }) =>
+            `${text.toString().slice(from, to)}:${user}${acceptedBy === null ? '' : `+${acceptedBy}`}`,
         )
       const expected = authorsIn(await store.loadAttribution('notes'))
-      expect(expected.sort()).toEqual(['BBB:bob', 'aaaa:ada', 'z:null'])
+      expect(expected.sort()).toEqual(['BBB:bob', 'P:bot+bob', 'aaaa:ada', 'z:null'])
       await store.compact('notes')
       expect(authorsIn(await store.loadAttribution('notes')).sort()).toEqual(expected)
       // After the compaction, new appends are attributed beside the compacted ones.
@@ -194,6 +198,7 @@ export const describeDocumentStore = (name: string, open: OpenStore): void => {
       const after = authorsIn(await store.loadAttribution('notes')).join(' ')
       expect(after).toContain('aaaacc:ada')
       expect(after).toContain('BBB:bob')
+      expect(after).toContain('P:bot+bob')
       expect((await store.loadAttribution('other')).runCount).toBe(0)
     })
 
@@ -206,6 +211,8 @@ export const describeDocumentStore = (name: string, open: OpenStore): void => {
         { user: 'x'.repeat(2000), time: 0 },
         { user: 'ada', time: -1 },
         { user: 'ada', time: 1.5 },
+        { user: 'ada', time: 0, acceptedBy: '' },
+        { user: 'ada', time: 0, acceptedBy: 'nul\0' },
       ]) {
         await expect(store.append('r', update, author), JSON.stringify(author)).rejects.toThrow(
           TypeError,
