@@ -412,7 +412,7 @@ class Connection implements CollabConnection {
       token: () => this.provider.params.token,
       user: () => {
         const user = (this.awareness.getLocalState()?.user ?? null) as CollabUser | null
-        return user ?? { name: 'Unknown' }
+        return user ?? { name: 'Unknown', color: '' }
       },
     })
     return this.documentProposals

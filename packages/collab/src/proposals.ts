@@ -24,6 +24,7 @@ import {
 import { type Disposable, Emitter, Range } from '@tandem/text'
 import type * as Y from 'yjs'
 import { apiBase, requestJson } from './http-api.js'
+import type { CollabUser } from './peers.js'
 
 /** One change of a live proposal: where it is in the text now, and what it puts there. */
 export interface LiveProposalChange {
@@ -90,7 +91,7 @@ export interface DocumentProposalsOptions {
   /** The token to send, read at each request (it may be renewed). */
   readonly token: () => string | undefined
   /** Who proposes: the connection's awareness user (its `id`, `name` and `color`). */
-  readonly user: () => { readonly name: string; readonly color?: string; readonly id?: string }
+  readonly user: () => CollabUser
   /** The text's name in the document (default `"text"`). */
   readonly textName?: string
   /** The fetch to use (default the global one). */
@@ -228,7 +229,7 @@ export class DocumentProposals {
       id,
       user: user.id ?? user.name,
       name: user.name,
-      color: user.color ?? null,
+      color: typeof user.color === 'string' && user.color !== '' ? user.color : null,
       message,
       at: Date.now(),
       changes: json,
