@@ -5,6 +5,8 @@
  * change, and accepts or rejects it through the server's HTTP routes.
  */
 import { mkdtempSync, rmSync } from 'node:fs'
+import { createServer } from 'node:http'
+import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { TextBuffer } from '@tandem/buffer'
@@ -15,7 +17,7 @@ import { afterAll, afterEach, describe, expect, it, vi } from 'vitest'
 import { WebSocket } from 'ws'
 import * as Y from 'yjs'
 import { type CollabConnection, connect } from './connect.js'
-import { ProposalError } from './proposals.js'
+import { DocumentProposals, ProposalError } from './proposals.js'
 
 const WAIT = { timeout: 10_000, interval: 20 }
 const SECRET = 'proposals-test-secret-long-enough-to-sign'
@@ -134,14 +136,17 @@ describe('proposals on a connected document', () => {
       ],
       '📝',
     )
-    bot.doc.getText('text').insert(0, '# ')
-    const shift = '# Minutes: '.length
+    // Between the two changes, so the text does not depend on which peer's insert goes first.
+    bot.doc.getText('text').insert(TEXT.indexOf('met'), 'all ')
+    const shift = 'Minutes: '.length
     await vi.waitFor(() => {
-      expect(ada.editor.getText()).toBe(`# Minutes: ${TEXT.replace('😀 ', '😀 📝')}`)
+      expect(ada.editor.getText()).toBe(
+        `Minutes: ${TEXT.replace('met', 'all met').replace('😀 ', '😀 📝')}`,
+      )
       const changes = ada.connection.proposals.list()[0]!.changes
       expect(changes.map(({ from, to, replaced }) => ({ from, to, replaced }))).toEqual([
         { from: typo + shift, to: typo + shift + 8, replaced: 'comittee' },
-        { from: teh + shift + 2, to: teh + shift + 5, replaced: 'teh' },
+        { from: teh + shift + 4 + 2, to: teh + shift + 9, replaced: 'teh' },
       ])
       expect(changes[1]!.range!.serialize()).toEqual([
         [1, 8],
@@ -213,6 +218,68 @@ describe('proposals on a connected document', () => {
     ).toThrow(RangeError)
     await expect(proposals.accept('../versions')).rejects.toThrow(TypeError)
     expect(proposals.list()).toEqual([])
+  })
+
+  it('sends accept and reject as the routes take them, with the token, and reads refusals', async () => {
+    // A loopback HTTP server noting each request and answering as the routes are specified.
+    const seen: { method: string; url: string; authorization: string | null; body: string }[] = []
+    const http = createServer((request, response) => {
+      let body = ''
+      request.on('data', (chunk) => (body += chunk))
+      request.on('end', () => {
+        seen.push({
+          method: request.method ?? '',
+          url: request.url ?? '',
+          authorization: request.headers.authorization ?? null,
+          body,
+        })
+        const [status, answer] = request.url!.includes('/refused/')
+          ? [403, { error: 'this needs a token with the write role' }]
+          : request.url!.includes('/gone/')
+            ? [404, { error: 'no such proposal: gone' }]
+            : [200, { room: 'team/notes', proposal: 'p1', applied: [], stateVector: 'AA==' }]
+        response.writeHead(status, { 'content-type': 'application/json' })
+        response.end(JSON.stringify(answer))
+      })
+    })
+    http.listen(0, '127.0.0.1')
+    await new Promise((resolve) => http.once('listening', resolve))
+    cleanups.push(() => new Promise((resolve) => http.close(resolve)))
+    const { port } = http.address() as AddressInfo
+    let current = 'first-token'
+    const proposals = new DocumentProposals(new Y.Doc(), null, {
+      url: `ws://127.0.0.1:${port}/ws`,
+      room: 'team/notes',
+      token: () => current,
+      user: () => ({ name: 'Ada', color: '#336699' }),
+    })
+    cleanups.push(() => proposals.dispose())
+
+    await proposals.accept('p1')
+    current = 'renewed-token'
+    await proposals.reject('p1')
+    expect(seen).toEqual([
+      {
+        method: 'POST',
+        url: '/api/rooms/team%2Fnotes/proposals/p1/accept',
+        authorization: 'Bearer first-token',
+        body: '{}',
+      },
+      {
+        method: 'POST',
+        url: '/api/rooms/team%2Fnotes/proposals/p1/reject',
+        authorization: 'Bearer renewed-token',
+        body: '{}',
+      },
+    ])
+    const refused = await proposals.accept('refused').catch((error: unknown) => error)
+    expect(refused).toBeInstanceOf(ProposalError)
+    expect(refused).toMatchObject({
+      status: 403,
+      message: 'this needs a token with the write role',
+    })
+    const gone = await proposals.reject('gone').catch((error: unknown) => error)
+    expect(gone).toMatchObject({ name: 'ProposalError', status: 404 })
   })
 
   // Needs the server's proposal routes (POST /api/rooms/:room/proposals/:id/accept|reject).
