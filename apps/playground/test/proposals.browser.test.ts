@@ -11,12 +11,13 @@
  * Accepting and rejecting need the server's proposal routes
  * (`POST /api/rooms/:room/proposals/:id/accept|reject`).
  */
+import { randomBytes } from 'node:crypto'
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { DocumentProposals } from '@tandem/collab'
-import type { DirectConnection } from '@tandem/server'
+import { type DirectConnection, signToken, tokenAuthorizer } from '@tandem/server'
 import type { Browser, BrowserContext, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { launchChromium } from '../../../testing/browser.js'
@@ -49,8 +50,8 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true })
 })
 
-/** Ada's page of `room`, synced. */
-const openPage = async (room: string): Promise<Page> => {
+/** Ada's page of `room` (on `on`, with `token` when given), synced. */
+const openPage = async (room: string, on = server, token?: string): Promise<Page> => {
   const context = await browser.newContext({ viewport: { width: 1280, height: 560 } })
   contexts.push(context)
   await context.addInitScript((saved) => {
@@ -60,7 +61,7 @@ const openPage = async (room: string): Promise<Page> => {
   page.on('pageerror', (error) => {
     throw new Error(`error in the page: ${error.message}`)
   })
-  await page.goto(server.pageUrl(room))
+  await page.goto(on.pageUrl(room, token))
   await page.waitForSelector('.tandem-editor .tandem-line', { state: 'attached' })
   await vi.waitFor(
     async () => expect(await page.getAttribute('#status', 'data-status')).toBe('synced'),
@@ -70,11 +71,11 @@ const openPage = async (room: string): Promise<Page> => {
 }
 
 /** A program in the server's process, proposing through `connection.proposals`' API. */
-const openProgram = async (room: string) => {
-  const program = await server.openDocument(room, SPELLBOT)
+const openProgram = async (room: string, on = server) => {
+  const program = await on.openDocument(room, SPELLBOT)
   programs.push(program)
   const proposals = new DocumentProposals(program.doc, null, {
-    url: server.roomsUrl,
+    url: on.roomsUrl,
     room,
     token: () => undefined,
     user: () => ({ id: SPELLBOT.user, name: SPELLBOT.name, color: SPELLBOT.color }),
@@ -216,5 +217,44 @@ describe('reviewing proposals in the playground', () => {
     }, WAIT)
     expect(await textOf(ada)).toBe(NOTES)
     expect(bot.text()).toBe(NOTES)
+  })
+
+  it('shows a reader the proposals with their buttons disabled', async () => {
+    const secret = randomBytes(32).toString('base64url')
+    const guarded = await AppServer.start({
+      app: app.dir,
+      file: join(dir, 'guarded.sqlite'),
+      authorize: tokenAuthorizer(secret),
+    })
+    try {
+      const room = 'review-read'
+      const bot = await openProgram(room, guarded)
+      bot.program.doc.getText('text').insert(0, NOTES)
+      const teh = NOTES.indexOf('teh')
+      bot.proposals.propose([{ from: teh, to: teh + 3, insert: 'the' }], { message: 'Typo' })
+      await bot.program.flushed()
+      const read = signToken(
+        { room, role: 'read', sub: 'vi', exp: Math.floor(Date.now() / 1000) + 600 },
+        secret,
+      )
+      const vi_ = await openPage(room, guarded, read)
+      await vi.waitFor(async () => expect((await marks(vi_)).deletes).toHaveLength(1), WAIT)
+      const card = vi_.getByRole('group', { name: 'Suggestion by Spellbot: Typo' })
+      await vi.waitFor(
+        async () =>
+          expect(await card.getByRole('button', { name: 'Accept' }).isDisabled()).toBe(true),
+        WAIT,
+      )
+      expect(await card.getByRole('button', { name: 'Reject' }).isDisabled()).toBe(true)
+      const listed = vi_.getByRole('button', { name: 'Accept Spellbot’s suggestion' })
+      await vi.waitFor(async () => expect(await listed.isDisabled()).toBe(true), WAIT)
+      expect(
+        await vi_.getByRole('button', { name: 'Reject Spellbot’s suggestion' }).isDisabled(),
+      ).toBe(true)
+      await vi_.screenshot({ path: `${ARTIFACTS}proposals-read-only.png` })
+    } finally {
+      for (const program of programs.splice(0)) await program.close()
+      await guarded.stop()
+    }
   })
 })
