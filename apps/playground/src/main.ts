@@ -123,6 +123,7 @@ const open = (address: PageAddress): void => {
   const suggestions = showSuggestions(connection.proposals, ui.suggestions, {
     canReview: () => !editor.isReadOnly(),
     notify: (text) => notify(text),
+    focusEditor: () => pane.focus(),
   })
   const cleanups = [
     () => softWrap.dispose(),

@@ -29,6 +29,8 @@ export interface SuggestionOptions {
   readonly canReview: () => boolean
   /** Tells the person something went wrong. */
   readonly notify: (text: string) => void
+  /** Gives the editor the focus (when the suggestion whose button had it goes). */
+  readonly focusEditor: () => void
 }
 
 /** The longest stretch of text quoted in a summary. */
@@ -85,6 +87,21 @@ export const showSuggestions = (
     }
   }
   const render = () => {
+    // A button keeps the focus across renders while its suggestion stays; else the editor gets it.
+    const focused = list.contains(document.activeElement)
+      ? (document.activeElement as HTMLElement)
+      : null
+    const focusedId = focused?.closest<HTMLElement>('li.suggestion')?.dataset.proposal
+    const focusedClass = focused?.className
+    fill()
+    if (focused === null) return
+    const again = [...list.querySelectorAll<HTMLElement>('li.suggestion')]
+      .find((item) => item.dataset.proposal === focusedId)
+      ?.querySelector<HTMLElement>(`[class="${focusedClass}"]`)
+    if (again) again.focus()
+    else options.focusEditor()
+  }
+  const fill = () => {
     const suggestions = source.list()
     const canReview = options.canReview()
     if (suggestions.length === 0) {
@@ -123,9 +140,13 @@ export const showSuggestions = (
             'aria-label',
             `${decision === 'accept' ? 'Accept' : 'Reject'} ${suggestion.name}’s suggestion`,
           )
-          button.disabled = !canReview || busy.has(suggestion.id)
+          // While a decision is out the buttons only say so: a disabled one would drop the focus.
+          button.disabled = !canReview
+          if (busy.has(suggestion.id)) button.setAttribute('aria-disabled', 'true')
           if (!canReview) button.title = 'Your token lets you read this document, not change it'
-          button.addEventListener('click', () => void decide(suggestion, decision))
+          button.addEventListener('click', () => {
+            if (!busy.has(suggestion.id)) void decide(suggestion, decision)
+          })
           buttons.append(button)
         }
         item.append(author, what, buttons)

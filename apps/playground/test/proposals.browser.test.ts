@@ -217,6 +217,10 @@ describe('reviewing proposals in the playground', () => {
     }, WAIT)
     expect(await textOf(ada)).toBe(NOTES)
     expect(bot.text()).toBe(NOTES)
+    // The button that had the focus went with its suggestion: the editor has it now.
+    expect(
+      await ada.evaluate(() => document.activeElement?.classList.contains('tandem-input')),
+    ).toBe(true)
   })
 
   it('shows a reader the proposals with their buttons disabled', async () => {

@@ -195,6 +195,8 @@ describe('the suggestions layer of the view', () => {
     await page.keyboard.press('Enter')
     expect(await decisions(page)).toEqual(['accept:typo', 'reject:lines'])
     await vi.waitFor(async () => expect((await marks(page)).inserts).toEqual([]), WAIT)
+    // The card went with the focus in it: the focus is back in the editor.
+    expect(await inPage(page, (vp) => vp.a.view!.hasFocus())).toBe(true)
     // Clicking a button did not move the caret or change the text.
     expect(await inPage(page, (vp) => vp.a.editor.getText())).toBe(
       'The comittee met on Tuesday.\nNotes 😀宿題 teh end of notes\nlast line here',

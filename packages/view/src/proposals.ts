@@ -87,6 +87,8 @@ export interface ProposalHost {
   readonly lines: HTMLElement
   /** Asks the view to draw again. */
   scheduleUpdate(): void
+  /** Gives the editor the keyboard focus (when a card that had it goes). */
+  focus(): void
 }
 
 /** The rows drawn and where their boundaries are, as the view lays them out. */
@@ -286,8 +288,11 @@ export class ProposalLayer {
     }
     for (const [id, card] of this.cards) {
       if (shown.has(id)) continue
+      // The person just decided with the keyboard: the focus goes back to the text.
+      const focused = card.element.contains(card.element.ownerDocument.activeElement)
       card.element.remove()
       this.cards.delete(id)
+      if (focused) this.host.focus()
     }
     this.unstackCards(places)
   }

@@ -529,6 +529,7 @@ export class EditorView {
         editor: this.editor,
         lines: this.linesElement,
         scheduleUpdate: () => this.scheduleUpdate(),
+        focus: () => this.focus(),
       },
       source,
       options,
