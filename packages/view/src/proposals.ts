@@ -12,7 +12,7 @@
  * belong.
  */
 import type { TextEditor } from '@tandem/editor'
-import { CompositeDisposable, type DisposableLike, Range } from '@tandem/text'
+import { CompositeDisposable, type DisposableLike, type Range } from '@tandem/text'
 import {
   Overlay,
   type OverlayBox,
@@ -181,63 +181,63 @@ export class ProposalLayer {
 
   /** Lays out the marks and cards of the rows drawn; returns the function that writes them. */
   layout(viewport: ProposalViewport): () => void {
-    const { editor } = this.host
-    const { startRow, endRow, lineHeight } = viewport
     const boxes: OverlayBox[] = []
-    const places: CardPlace[] = []
-    for (const proposal of this.proposals) {
-      const color = proposal.color ?? DEFAULT_PROPOSAL_COLOR
-      let first: { row: number; left: number } | null = null
-      let lastRow = -1
-      proposal.changes.forEach((change, index) => {
-        if (change.range == null) return
-        const range = editor.screenRangeForBufferRange(Range.fromObject(change.range))
-        const rects = rectsForScreenRange(range, startRow, endRow, viewport)
-        rects.forEach((rect, part) => {
-          boxes.push({
-            key: `delete:${proposal.id}:${index}:${part}`,
-            className: 'tandem-proposal-delete',
-            style: rectStyle(rect),
-          })
-        })
-        const end = range.end
-        if (first === null && range.start.row >= startRow && range.start.row < endRow) {
-          first = {
-            row: range.start.row,
-            left: viewport.leftOf(range.start.row, range.start.column),
-          }
-        }
-        if (change.insert === '') {
-          lastRow = Math.max(lastRow, end.row)
-          return
-        }
-        // The proposed text hangs under its place, from a bar at the place itself: drawn over
-        // the row, it would hide the text after it.
-        const ghost = ghostText(change.insert)
-        lastRow = Math.max(lastRow, end.row + ghost.split('\n').length)
-        if (end.row < startRow || end.row >= endRow) return
-        const left = viewport.leftOf(end.row, end.column, true)
-        boxes.push({
-          key: `insert:${proposal.id}:${index}`,
-          className: 'tandem-proposal-insert',
-          style:
-            `top:${end.row * lineHeight}px;left:${left}px;height:${lineHeight}px;` +
-            `--tandem-proposal-color:${color};`,
-          label: { text: ghost, className: 'tandem-proposal-insert-text', style: '' },
-        })
-      })
-      const anchor = first as { row: number; left: number } | null
-      // Shown while the proposal's start is drawn, under its last row (past the text's end too).
-      places.push({
-        proposal,
-        top: anchor === null ? null : (lastRow + 1) * lineHeight + 2,
-        left: anchor?.left ?? 0,
-      })
-    }
-    const canReview = this.options.canReview?.() ?? !editor.isReadOnly()
+    const places = this.proposals.map((proposal) => this.layoutProposal(proposal, viewport, boxes))
+    const canReview = this.options.canReview?.() ?? !this.host.editor.isReadOnly()
     return () => {
       this.marks.update(boxes)
       this.drawCards(places, canReview)
+    }
+  }
+
+  /** Adds `proposal`'s marks on the rows drawn to `boxes`; answers where its card goes. */
+  private layoutProposal(
+    proposal: ViewProposal,
+    viewport: ProposalViewport,
+    boxes: OverlayBox[],
+  ): CardPlace {
+    const { editor } = this.host
+    const { startRow, endRow, lineHeight } = viewport
+    const color = proposal.color ?? DEFAULT_PROPOSAL_COLOR
+    const drawn = (row: number) => row >= startRow && row < endRow
+    let cardLeft: number | null = null
+    let lastRow = -1
+    for (const [index, change] of proposal.changes.entries()) {
+      if (change.range == null) continue
+      const range = editor.screenRangeForBufferRange(change.range)
+      const { start, end } = range
+      const rects = rectsForScreenRange(range, startRow, endRow, viewport)
+      for (const [part, rect] of rects.entries()) {
+        boxes.push({
+          key: `delete:${proposal.id}:${index}:${part}`,
+          className: 'tandem-proposal-delete',
+          style: rectStyle(rect),
+        })
+      }
+      if (cardLeft === null && drawn(start.row)) cardLeft = viewport.leftOf(start.row, start.column)
+      if (change.insert === '') {
+        lastRow = Math.max(lastRow, end.row)
+        continue
+      }
+      // The proposed text hangs under its place, from a bar at the place itself: drawn over
+      // the row, it would hide the text after it.
+      const ghost = ghostText(change.insert)
+      lastRow = Math.max(lastRow, end.row + ghost.split('\n').length)
+      if (!drawn(end.row)) continue
+      boxes.push({
+        key: `insert:${proposal.id}:${index}`,
+        className: 'tandem-proposal-insert',
+        style:
+          `top:${end.row * lineHeight}px;left:${viewport.leftOf(end.row, end.column, true)}px;` +
+          `height:${lineHeight}px;--tandem-proposal-color:${color};`,
+        label: { text: ghost, className: 'tandem-proposal-insert-text', style: '' },
+      })
+    }
+    // Shown while the proposal's start is drawn, under its last row (past the text's end too).
+    return {
+      proposal,
+      top: cardLeft === null ? null : (lastRow + 1) * lineHeight + 2,
+      left: cardLeft ?? 0,
     }
   }
 
