@@ -140,7 +140,7 @@ const marks = (page: Page) =>
       ...document.querySelectorAll<HTMLElement>('.tandem-editor .tandem-proposal-insert'),
     ].map((mark) => ({
       text: mark.textContent,
-      color: getComputedStyle(mark.firstElementChild!).color,
+      color: getComputedStyle(mark).backgroundColor,
     })),
   }))
 

@@ -1,7 +1,7 @@
 /**
  * The style sheet's rules for proposals: the replaced text struck through on a red tint, the
- * proposed text in the program's colour on the editor's background (so it reads over the text
- * it covers), and the cards with their buttons. Each mark and card gets the program's colour
+ * proposed text in the program's colour (mixed toward the theme's text colour, so it reads on
+ * light and dark) hanging under a bar at its place, and the cards with their buttons. Each mark and card gets the program's colour
  * as `--tandem-proposal-color`; `--tandem-proposal-delete` is the tint of replaced text.
  */
 
@@ -35,7 +35,8 @@ export const PROPOSAL_CSS = `
   left: 0;
   white-space: pre;
   padding: 0 3px;
-  color: var(--tandem-proposal-color);
+  /* The program's colour toward the theme's text colour: readable on light and dark alike. */
+  color: color-mix(in srgb, var(--tandem-proposal-color) 65%, var(--tandem-text));
   background: color-mix(in srgb, var(--tandem-proposal-color) 14%, var(--tandem-background));
   border: 1px solid color-mix(in srgb, var(--tandem-proposal-color) 45%, transparent);
   border-radius: 0 3px 3px 3px;

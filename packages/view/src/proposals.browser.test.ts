@@ -153,7 +153,8 @@ describe('the suggestions layer of the view', () => {
     const typo = inserts.find((insert) => insert.text === 'the')!
     expect(Math.abs((typo.left + typo.right) / 2 - end.left)).toBeLessThan(1)
     expect(Math.abs(typo.top - end.top)).toBeLessThan(2)
-    expect(typo.color).toBe('rgb(122, 61, 184)')
+    expect(typo.background).toBe('rgb(122, 61, 184)')
+    expect(typo.color).not.toBe('rgb(31, 36, 48)') // not the text's own colour
     expect(Math.abs(typo.ghost!.left - typo.left)).toBeLessThan(1)
     expect(Math.abs(typo.ghost!.top - typo.bottom)).toBeLessThan(1)
     const lines = inserts.find((insert) => insert.text === ' one\n- two')!
@@ -172,6 +173,12 @@ describe('the suggestions layer of the view', () => {
     expect(Math.abs(cards[0]!.left - start.left)).toBeLessThan(4)
     await page.screenshot({
       path: `${ARTIFACTS}proposals.png`,
+      clip: { x: 0, y: 0, width: 660, height: 310 },
+    })
+    await inPage(page, (vp) => vp.a.view!.setTheme('dark'))
+    await inPage(page, (vp) => vp.frames())
+    await page.screenshot({
+      path: `${ARTIFACTS}proposals-dark.png`,
       clip: { x: 0, y: 0, width: 660, height: 310 },
     })
   })
