@@ -10,6 +10,8 @@ import {
   type AttributionSource,
   type EditorTheme,
   EditorView,
+  type ProposalOptions,
+  type ProposalSource,
   readableKeystrokes,
 } from '@tandem/view'
 import { commandTitle, type PaletteCommand } from './command-palette.js'
@@ -30,6 +32,10 @@ export interface EditorPane {
   run(name: string): void
   /** Colours the text by who wrote it, as `source` says, with a legend (or stops: null). */
   showAuthors(source: AttributionSource | null, options?: AttributionOptions): void
+  /** Shows the changes `source` proposes as suggestions in the text (or stops: null). */
+  showProposals(source: ProposalSource | null, options?: ProposalOptions): void
+  /** Draws the view again (after the editor became read-only, say). */
+  refresh(): void
   /** Removes the view from the page. */
   destroy(): void
 }
@@ -67,6 +73,11 @@ export const mountEditor = (
       if (source === null) view.hideAttribution()
       else view.showAttribution(source, options)
     },
+    showProposals: (source, options) => {
+      if (source === null) view.hideProposals()
+      else view.showProposals(source, options)
+    },
+    refresh: () => view.scheduleUpdate(),
     destroy: () => view.destroy(),
   }
 }

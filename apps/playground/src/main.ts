@@ -16,6 +16,7 @@ import { HistoryPanel, historyButton } from './history-panel.js'
 import { bindLanguagePicker } from './languages.js'
 import { showPresence } from './presence.js'
 import { showSaved } from './saved-badge.js'
+import { type SuggestionList, showSuggestions } from './suggestions.js'
 import { collabUser, loadUser, saveUser } from './user.js'
 
 const element = <T extends HTMLElement>(id: string): T => {
@@ -40,6 +41,7 @@ const ui = {
   people: element('people'),
   notice: element('notice'),
   following: element('following'),
+  suggestions: element('suggestions'),
   workspace: document.querySelector<HTMLElement>('.workspace') ?? document.body,
 }
 
@@ -56,6 +58,7 @@ interface Session {
   readonly editor: TextEditor
   readonly connection: CollabConnection
   readonly pane: EditorPane
+  readonly suggestions: SuggestionList
   readonly cleanups: (() => void)[]
 }
 
@@ -94,6 +97,8 @@ const showReadOnly = (why: string): void => {
   ui.readOnly.title = why
   ui.language.disabled = true
   session?.editor.setReadOnly(true)
+  session?.suggestions.refresh()
+  session?.pane.refresh()
 }
 
 /** Opens document `room`, closing the one open before. */
@@ -115,6 +120,11 @@ const open = (address: PageAddress): void => {
   const pane = mountEditor(editor, ui.editor, `Document ${address.room}`, theme)
   const viewport = connection.attachViewport(pane.viewport)
   const softWrap = editor.onDidChangeSoftWrapped(() => updateToolbar())
+  const suggestions = showSuggestions(connection.proposals, ui.suggestions, {
+    canReview: () => !editor.isReadOnly(),
+    notify: (text) => notify(text),
+    focusEditor: () => pane.focus(),
+  })
   const cleanups = [
     () => softWrap.dispose(),
     () => viewport.dispose(),
@@ -125,7 +135,12 @@ const open = (address: PageAddress): void => {
     }),
     showSaved(connection, ui.saved),
     bindLanguagePicker(ui.language, connection.doc, (id) => editor.setGrammar(id)),
+    () => suggestions.dispose(),
   ]
+  pane.showProposals(connection.proposals, {
+    onError: (error, proposal, decision) =>
+      notify(`Could not ${decision} ${proposal.name}’s suggestion: ${(error as Error).message}`),
+  })
   const noteNames = () => {
     for (const state of connection.awareness.getStates().values()) {
       const seen = state.user as { id?: unknown; name?: unknown } | undefined
@@ -136,7 +151,7 @@ const open = (address: PageAddress): void => {
   noteNames()
   connection.awareness.on('change', noteNames)
   cleanups.push(() => connection.awareness.off('change', noteNames))
-  session = { room: address.room, editor, connection, pane, cleanups }
+  session = { room: address.room, editor, connection, pane, suggestions, cleanups }
   historyPanel.reset()
   updateToolbar()
   showStatus(connection.status, null, null)

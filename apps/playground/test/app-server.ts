@@ -9,7 +9,14 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { promisify } from 'node:util'
-import { type Authorize, SqliteStore, StaticSite, TandemServer } from '@tandem/server'
+import {
+  type Authorize,
+  type DirectConnection,
+  type OpenDocumentOptions,
+  SqliteStore,
+  StaticSite,
+  TandemServer,
+} from '@tandem/server'
 import { freePort } from '../../../testing/processes.js'
 
 const appDir = fileURLToPath(new URL('..', import.meta.url))
@@ -74,6 +81,12 @@ export class AppServer {
     url.searchParams.set('room', room)
     if (token !== undefined) url.searchParams.set('token', token)
     return url.toString()
+  }
+
+  /** Opens `room` for a program in the server's process (see `TandemServer.openDocument`). */
+  openDocument(room: string, options: OpenDocumentOptions): Promise<DirectConnection> {
+    if (!this.running) throw new Error('the server is stopped')
+    return this.running.server.openDocument(room, options)
   }
 
   get isRunning(): boolean {

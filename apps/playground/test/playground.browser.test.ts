@@ -623,7 +623,7 @@ describe('the playground and CodeMirror 6 (y-codemirror.next) on one room', () =
         return {
           pairs,
           people: visible('#people .person'),
-          title: visible('.sidebar-title'),
+          title: visible('#people-title'),
           editor: box('#editor'),
           scrollWidth: document.documentElement.scrollWidth,
           clientWidth: document.documentElement.clientWidth,

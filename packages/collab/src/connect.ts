@@ -32,6 +32,7 @@ import { type AwarenessBinding, bindAwareness } from './bind-awareness.js'
 import { type AuthorSpan, DocumentHistory } from './document-history.js'
 import type { FollowingChangeEvent, FollowViewport, PeerFollowing } from './following.js'
 import type { CollabUser, RemoteCursor } from './peers.js'
+import { DocumentProposals } from './proposals.js'
 import { restoreSession } from './session.js'
 import { type UndoHistoryOptions, UndoHistorySync } from './undo-sync.js'
 import { type SavedStatus, UnsavedUpdates } from './unsaved-updates.js'
@@ -143,6 +144,14 @@ export interface CollabConnection {
    * `DocumentHistory`; needs a `@tandem/server`).
    */
   readonly history: DocumentHistory
+  /**
+   * The changes programs propose on the text, as they stand now, to accept or reject through
+   * the server, and `propose` for a program (see `DocumentProposals`; accepting and rejecting
+   * need a `@tandem/server`).
+   *
+   * @example connection.proposals.onDidChange(() => render(connection.proposals.list()))
+   */
+  readonly proposals: DocumentProposals
   /**
    * Who wrote the text in `range` (a buffer range with an editor, else `{from, to}`
    * offsets; the whole text when omitted), asked of the server and cached until new updates
@@ -329,6 +338,7 @@ class Connection implements CollabConnection {
   private settleSynced!: { resolve: () => void; reject: (error: Error) => void }
   private readonly unsaved: UnsavedUpdates
   private documentHistory: DocumentHistory | null = null
+  private documentProposals: DocumentProposals | null = null
   readonly whenSynced: Promise<void>
   readonly whenLoaded: Promise<void>
 
@@ -393,6 +403,19 @@ class Connection implements CollabConnection {
       token: () => this.provider.params.token,
     })
     return this.documentHistory
+  }
+
+  get proposals(): DocumentProposals {
+    this.documentProposals ??= new DocumentProposals(this.doc, this.editor, {
+      url: this.provider.serverUrl,
+      room: decodeURIComponent(this.provider.roomname),
+      token: () => this.provider.params.token,
+      user: () => {
+        const user = (this.awareness.getLocalState()?.user ?? null) as CollabUser | null
+        return user ?? { name: 'Unknown', color: '' }
+      },
+    })
+    return this.documentProposals
   }
 
   authorsOf(
@@ -521,6 +544,7 @@ class Connection implements CollabConnection {
     this.awareness.destroy()
     this.unsaved.dispose()
     this.documentHistory?.dispose()
+    this.documentProposals?.dispose()
     this.subscriptions.dispose()
     this.destroyed = true
     this.setStatus('offline')

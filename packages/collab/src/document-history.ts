@@ -16,6 +16,7 @@ import type {
 } from '@tandem/protocol'
 import { type Disposable, Emitter, Range } from '@tandem/text'
 import type * as Y from 'yjs'
+import { apiBase, requestJson } from './http-api.js'
 import { textChanges } from './text-changes.js'
 
 /** A run of the text written by one user, with its buffer range when there is an editor. */
@@ -234,39 +235,18 @@ export class DocumentHistory {
     }
   }
 
-  private async request<T>(path: string, init: RequestInit = {}): Promise<T> {
-    const token = this.options.token()
-    const headers: Record<string, string> = { accept: 'application/json' }
-    if (token !== undefined) headers.authorization = `Bearer ${token}`
-    if (init.body !== undefined) headers['content-type'] = 'application/json'
-    let response: Response
-    try {
-      response = await (this.options.fetch ?? fetch)(`${this.base}${path}`, { ...init, headers })
-    } catch (error) {
-      throw new HistoryError(0, `could not reach the server: ${(error as Error).message}`)
-    }
-    let body: unknown
-    try {
-      body = await response.json()
-    } catch {
-      throw new HistoryError(response.status, `the server answered ${response.status} without JSON`)
-    }
-    if (!response.ok) {
-      const reason = (body as { error?: unknown } | null)?.error
-      throw new HistoryError(
-        response.status,
-        typeof reason === 'string' ? reason : `status ${response.status}`,
-      )
-    }
-    return body as T
+  private request<T>(path: string, init: RequestInit = {}): Promise<T> {
+    return requestJson<T>(
+      {
+        base: this.base,
+        token: this.options.token(),
+        fetch: this.options.fetch,
+        error: (status, message) => new HistoryError(status, message),
+      },
+      path,
+      init,
+    )
   }
-}
-
-/** `http(s)://host/api/rooms/<room>/` for a server at `ws(s)://host/…`. */
-const apiBase = (url: string, room: string): string => {
-  const parsed = new URL(url)
-  const protocol = parsed.protocol === 'wss:' ? 'https:' : 'http:'
-  return `${protocol}//${parsed.host}/api/rooms/${encodeURIComponent(room)}/`
 }
 
 const checkId = (id: string): string => {

@@ -65,6 +65,14 @@ export {
   type RemoteCursor,
   type RemoteUser,
 } from './peers.js'
+export {
+  DocumentProposals,
+  type DocumentProposalsOptions,
+  type LiveProposal,
+  type LiveProposalChange,
+  ProposalError,
+  type ProposedChange,
+} from './proposals.js'
 export { REMOTE_CARET_CLASS, REMOTE_SELECTION_CLASS, RemoteCursors } from './remote-cursors.js'
 export {
   type PublishTiming,

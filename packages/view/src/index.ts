@@ -35,6 +35,13 @@ export {
 } from './keymap.js'
 export type { TextMetrics } from './measure.js'
 export { colorForUser } from './peer-colors.js'
+export {
+  describeProposal,
+  type ProposalOptions,
+  type ProposalSource,
+  type ViewProposal,
+  type ViewProposalChange,
+} from './proposals.js'
 export { STYLE_ELEMENT_ID } from './styles.js'
 export type { PixelPosition } from './text-geometry.js'
 export { EDITOR_THEMES, type EditorTheme } from './theme.js'

@@ -8,6 +8,7 @@
 import { ATTRIBUTION_CSS } from './attribution-legend.js'
 import { PANEL_CSS } from './panel-styles.js'
 import { ACCESSIBILITY_CSS, PRESENCE_CSS } from './presence-styles.js'
+import { PROPOSAL_CSS } from './proposal-styles.js'
 import { themeStyles } from './theme.js'
 
 /** The id of the `<style>` element the view adds to the document's head. */
@@ -198,6 +199,6 @@ export const installStyles = (document: Document): void => {
   const style = document.createElement('style')
   style.id = STYLE_ELEMENT_ID
   // Other peers and accessibility: their own block (presence-styles.ts), after the theme.
-  style.textContent = `${themeStyles()}\n${CSS}${PRESENCE_CSS}${ACCESSIBILITY_CSS}${PANEL_CSS}${ATTRIBUTION_CSS}`
+  style.textContent = `${themeStyles()}\n${CSS}${PRESENCE_CSS}${ACCESSIBILITY_CSS}${PANEL_CSS}${ATTRIBUTION_CSS}${PROPOSAL_CSS}`
   document.head.appendChild(style)
 }

@@ -37,6 +37,7 @@ import { MouseInput } from './mouse.js'
 import { Overlay } from './overlay.js'
 import { PeerActivity } from './peer-activity.js'
 import { PeerAnnouncer } from './peer-announcer.js'
+import { ProposalLayer, type ProposalOptions, type ProposalSource } from './proposals.js'
 import {
   horizontalScrollFor,
   type RowSpan,
@@ -127,6 +128,7 @@ export class EditorView {
   private readonly emitter = new Emitter<{ 'did-change-visible-range': VisibleRangeChangeEvent }>()
   private visibleRange: Range | null = null
   private attribution: AttributionLayer | null = null
+  private proposals: ProposalLayer | null = null
   private readonly gutterElement: HTMLDivElement
 
   constructor(
@@ -510,6 +512,44 @@ export class EditorView {
     return this.attribution !== null
   }
 
+  // Proposals
+
+  /**
+   * Shows the changes `source` proposes (`connection.proposals` of `@tandem/collab` is one) as
+   * suggestions: the text each replaces struck through, the text it puts there in the
+   * program's colour, and a card under it with the program's name, its message and Accept and
+   * Reject buttons (disabled while the editor is read-only, or as `options.canReview` says).
+   * Showing another source replaces the one shown.
+   *
+   * @example view.showProposals(connection.proposals)
+   */
+  showProposals(source: ProposalSource, options: ProposalOptions = {}): void {
+    const layer = new ProposalLayer(
+      {
+        editor: this.editor,
+        lines: this.linesElement,
+        scheduleUpdate: () => this.scheduleUpdate(),
+        focus: () => this.focus(),
+      },
+      source,
+      options,
+    )
+    this.proposals?.dispose()
+    this.proposals = layer
+  }
+
+  /** Stops showing proposals. Safe when not shown. */
+  hideProposals(): void {
+    this.proposals?.dispose()
+    this.proposals = null
+    this.scheduleUpdate()
+  }
+
+  /** Whether proposals are shown. */
+  isShowingProposals(): boolean {
+    return this.proposals !== null
+  }
+
   // Updating
 
   /** Asks for an update at the next animation frame (several requests make one update). */
@@ -574,6 +614,12 @@ export class EditorView {
       lineHeight,
       leftOf: (row, column, towardEnd) => geometry.leftOf(row, column, towardEnd),
     })
+    const drawProposals = this.proposals?.layout({
+      startRow,
+      endRow,
+      lineHeight,
+      leftOf: (row, column, towardEnd) => geometry.leftOf(row, column, towardEnd),
+    })
     const cursor = editor.getCursorScreenPosition()
     const inputLeft = geometry.leftOf(cursor.row, cursor.column)
     const scrollLeft =
@@ -595,6 +641,7 @@ export class EditorView {
     this.highlights.update(boxes.highlights)
     this.carets.update(boxes.carets)
     drawAttribution?.()
+    drawProposals?.()
     this.announcer.update(boxes.peers)
     this.placeInput(cursor.row * lineHeight, inputLeft)
     this.input.sync()
@@ -612,6 +659,8 @@ export class EditorView {
     this.subscriptions.dispose()
     this.attribution?.dispose()
     this.attribution = null
+    this.proposals?.dispose()
+    this.proposals = null
     this.userScroll.dispose()
     this.emitter.dispose()
     this.colouring.dispose()
