@@ -30,8 +30,10 @@ import {
   headerTimeouts,
   PendingSockets,
 } from './pending-sockets.js'
+import { changeLogRoutes } from './programs/change-log-routes.js'
 import { DirectConnection, type OpenDocumentOptions } from './programs/direct-connection.js'
 import { documentRoutes } from './programs/document-routes.js'
+import { ServerPrograms, type ServerProgramsOptions } from './programs/server-programs.js'
 import { streamRoute } from './programs/stream-route.js'
 import {
   RATE_LIMIT_REASON,
@@ -185,6 +187,8 @@ export interface TandemServerOptions {
    * `@tandem/protocol`: 500 steps, 512 KiB): a history over them loses its oldest steps.
    */
   readonly undoHistoryLimits?: Partial<UndoHistoryLimits>
+  /** The program change log's bounds and HTTP programs' presence (see `ServerProgramsOptions`). */
+  readonly programs?: ServerProgramsOptions
   /**
    * A web app to serve over plain HTTP (see `StaticSite`). With it, rooms move under
    * `ROOM_PATH` (`ws://host/ws/<room>`), every other path is the app's, and `GET /ws/` lists
@@ -227,6 +231,8 @@ export class TandemServer {
   readonly metrics: ServerMetrics
   /** Who wrote what in every room, and their versions (see docs/history.md). */
   readonly history: ServerHistory
+  /** What programs changed in every room, and undoing it (see docs/agents.md). */
+  readonly programs: ServerPrograms
   /** The HTTP API under `/api/rooms/`. */
   private readonly api: HttpApi
   private closing = false
@@ -334,8 +340,21 @@ export class TandemServer {
       },
     }
     this.history = new ServerHistory(roomAccess)
+    this.programs = new ServerPrograms(
+      {
+        ...roomAccess,
+        open: (name) => this.rooms.open(name),
+        release: (room) => this.rooms.release(room),
+      },
+      options.programs,
+    )
     this.api = new HttpApi(
-      [...documentRoutes(roomAccess), streamRoute(roomAccess), ...historyRoutes(this.history)],
+      [
+        ...documentRoutes(roomAccess, this.programs),
+        streamRoute(roomAccess, this.programs),
+        ...changeLogRoutes(this.programs),
+        ...historyRoutes(this.history),
+      ],
       (request, room) =>
         this.authorizeRoom(request, room, clientAddress(request, this.options.trustProxy ?? false)),
       (error) => this.logger.error({ err: error }, 'an API request failed'),
@@ -385,7 +404,13 @@ export class TandemServer {
     checkAuthor({ user: options?.user, time: 0 })
     if (this.closing) throw new Error('the server is shutting down')
     const opened = await this.rooms.open(room)
-    const connection = new DirectConnection(opened, options, () => this.rooms.release(opened))
+    const logged = options.agent !== false && (options.role ?? 'write') === 'write'
+    const connection = new DirectConnection(
+      opened,
+      options,
+      () => this.rooms.release(opened),
+      logged ? (update) => this.recordProgramUpdate(opened, options.user, update) : undefined,
+    )
     await connection.whenSynced
     return connection
   }
@@ -403,11 +428,21 @@ export class TandemServer {
     if (this.closing) return
     this.closing = true
     clearInterval(this.pinger)
+    this.programs.dispose()
     this.http.close()
     await this.rooms.closeAll()
     for (const socket of this.sockets.clients) socket.close(1001, 'server shutting down')
     this.sockets.close()
     this.http.closeAllConnections()
+  }
+
+  /** Logs an update a program's direct connection sends; a failure to log loses no update. */
+  private recordProgramUpdate(room: Room, user: string, update: Uint8Array): void {
+    try {
+      this.programs.recordUpdate(room, user, update)
+    } catch (error) {
+      this.logger.warn({ room: room.name, err: error }, "could not log a program's change")
+    }
   }
 
   /** Counts a new socket as pending; one over its address's cap is destroyed at once. */

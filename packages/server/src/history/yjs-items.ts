@@ -7,6 +7,7 @@
  * @module
  */
 import * as Y from 'yjs'
+import type { IdRanges } from './update-ids.js'
 
 /**
  * Calls `visit` with each stretch of text a reader of `text` sees, first to last: the id of
@@ -61,4 +62,41 @@ export const forEachTextItem = (
       visit(item.id.client, item.id.clock, item.length)
     }
   }
+}
+
+/** Visible text whose characters have some given ids: where it starts now, and what it reads. */
+export interface VisibleStretch {
+  /** Its offset in the text as it reads now (UTF-16 units). */
+  readonly from: number
+  /** Its characters. */
+  readonly text: string
+}
+
+/**
+ * The visible text of `text` whose characters' ids are in `ids`, as stretches in text order
+ * (touching ones joined): what of a change's insertions is still there, or what an update
+ * that deletes `ids` would take away, read before it is applied.
+ *
+ * @example visibleTextOfIds(ytext, idsOfUpdate(update).inserted) // => [{ from: 4, text: 'abc' }]
+ */
+export const visibleTextOfIds = (text: Y.Text, ids: IdRanges): VisibleStretch[] => {
+  const stretches: { from: number; text: string }[] = []
+  let offset = 0
+  for (let item = text._start; item !== null; item = item.right) {
+    if (item.deleted || !(item.content instanceof Y.ContentString)) continue
+    const { client, clock } = item.id
+    const chars = item.content.str
+    for (const range of ids.get(client) ?? []) {
+      const start = Math.max(clock, range.clock)
+      const end = Math.min(clock + chars.length, range.clock + range.length)
+      if (start >= end) continue
+      const from = offset + start - clock
+      const piece = chars.slice(start - clock, end - clock)
+      const last = stretches.at(-1)
+      if (last !== undefined && last.from + last.text.length === from) last.text += piece
+      else stretches.push({ from, text: piece })
+    }
+    offset += chars.length
+  }
+  return stretches
 }
