@@ -65,6 +65,7 @@ export {
   type RemoteCursor,
   type RemoteUser,
 } from './peers.js'
+export { ProgramChanges, type ProgramChangesOptions } from './program-changes.js'
 export { REMOTE_CARET_CLASS, REMOTE_SELECTION_CLASS, RemoteCursors } from './remote-cursors.js'
 export {
   type PublishTiming,
