@@ -7,7 +7,12 @@ import { describe, expect, it, vi } from 'vitest'
 import * as Y from 'yjs'
 import { tokenAuth } from '../auth/token-authorizer.js'
 import { signToken } from '../auth/tokens.js'
+import type { DocumentStore } from '../storage/document-store.js'
+import { PostgresStore } from '../storage/postgres-store.js'
+import { SqliteStore } from '../storage/sqlite-store.js'
+import { TandemServer } from '../tandem-server.js'
 import type { openClient } from '../testing/clients.js'
+import { dropSchema, neededServices, POSTGRES_URL, uniqueNames } from '../testing/services.js'
 import { useTestServers } from '../testing/test-servers.js'
 import { ProgramChangeError } from './server-programs.js'
 
@@ -293,5 +298,50 @@ describe('program changes in the server process', () => {
     expect(await server.programs.undoLast('notes', 'edit-bot', 'ada')).toBeNull()
     await bot.close()
     await person.close()
+  })
+})
+
+/**
+ * A change that deletes text, undone after its room was unloaded and loaded again from
+ * `store`: the deleted text's place is found in the document as the store gives it back.
+ */
+const undoAfterReload = async (store: DocumentStore) => {
+  // A program's presence holds its room: here it goes soon, and the room with it.
+  const server = new TandemServer({ store, idleUnloadMs: 20, programs: { presenceTtlMs: 20 } })
+  try {
+    const port = await server.listen(0, '127.0.0.1')
+    const post = (body: unknown) =>
+      fetch(`http://127.0.0.1:${port}/api/rooms/reloaded/changes`, {
+        method: 'POST',
+        body: JSON.stringify(body),
+      }).then((response) => response.json() as Promise<Answer>)
+    await post({ changes: [{ from: 0, insert: 'alpha beta gamma' }] })
+    const { change } = await post({ changes: [{ from: 5, to: 10 }], message: 'Drops beta' })
+    await post({ changes: [{ from: 0, insert: '> ' }] })
+    await vi.waitFor(() => expect(server.openRooms).toEqual([]), WAIT)
+    const undone = await server.programs.undo('reloaded', change, 'ada')
+    expect(undone.restored).toEqual([{ at: 7, text: ' beta' }])
+    const answer = await fetch(`http://127.0.0.1:${port}/api/rooms/reloaded`)
+    expect(((await answer.json()) as Answer).text).toBe('> alpha beta gamma')
+  } finally {
+    await server.close()
+    await store.close()
+  }
+}
+
+const unavailable = await neededServices('the PostgreSQL undo test', { postgres: true })
+
+describe('undo after the room was unloaded', () => {
+  it('finds where deleted text was, on SQLite', async () => {
+    await undoAfterReload(SqliteStore.open({ file: ':memory:' }))
+  })
+
+  it.skipIf(unavailable !== null)('finds where deleted text was, on PostgreSQL', async () => {
+    const { schema } = uniqueNames('undo')
+    try {
+      await undoAfterReload(await PostgresStore.open({ connectionString: POSTGRES_URL, schema }))
+    } finally {
+      await dropSchema(schema)
+    }
   })
 })
