@@ -45,7 +45,12 @@ export type {
   VersionJSON,
 } from './history-json.js'
 export { MessageType, messageTypeOf } from './message-type.js'
-export type { ProgramChangeJSON, UndoneChangeJSON } from './program-changes-json.js'
+export type {
+  ProgramChangeJSON,
+  RemovedTextJSON,
+  RestoredTextJSON,
+  UndoneChangeJSON,
+} from './program-changes-json.js'
 export {
   type IdJSON,
   type RelativePositionJSON,

@@ -26,12 +26,28 @@ export interface ProgramChangeJSON {
   readonly restorable: boolean
 }
 
+/** A stretch of a program's text an undo removed. */
+export interface RemovedTextJSON {
+  /** Where it started, in the text before the undo. */
+  readonly from: number
+  /** Its characters. */
+  readonly text: string
+}
+
+/** Text a program deleted that an undo put back. */
+export interface RestoredTextJSON {
+  /** Where, in the text once the removed stretches are gone. */
+  readonly at: number
+  /** Its characters. */
+  readonly text: string
+}
+
 /** What undoing a program's change did, in offsets of the text before the undo. */
 export interface UndoneChangeJSON {
   /** The change undone. */
   readonly change: string
   /** The stretches of the change's text deleted: where each started, and its characters. */
-  readonly removed: readonly { readonly from: number; readonly text: string }[]
+  readonly removed: readonly RemovedTextJSON[]
   /** The text put back: where (in the text once `removed` is gone), and its characters. */
-  readonly restored: readonly { readonly at: number; readonly text: string }[]
+  readonly restored: readonly RestoredTextJSON[]
 }
