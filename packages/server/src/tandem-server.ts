@@ -405,12 +405,12 @@ export class TandemServer {
     if (this.closing) throw new Error('the server is shutting down')
     const opened = await this.rooms.open(room)
     const logged = options.agent !== false && (options.role ?? 'write') === 'write'
-    const connection = new DirectConnection(
-      opened,
-      options,
-      () => this.rooms.release(opened),
-      logged ? (update) => this.recordProgramUpdate(opened, options.user, update) : undefined,
-    )
+    const connection = new DirectConnection(opened, options, () => this.rooms.release(opened))
+    if (logged) {
+      this.programs.follow(connection, opened, options.user, (error) =>
+        this.logger.warn({ room, err: error }, "could not log a program's change"),
+      )
+    }
     await connection.whenSynced
     return connection
   }
@@ -434,15 +434,6 @@ export class TandemServer {
     for (const socket of this.sockets.clients) socket.close(1001, 'server shutting down')
     this.sockets.close()
     this.http.closeAllConnections()
-  }
-
-  /** Logs an update a program's direct connection sends; a failure to log loses no update. */
-  private recordProgramUpdate(room: Room, user: string, update: Uint8Array): void {
-    try {
-      this.programs.recordUpdate(room, user, update)
-    } catch (error) {
-      this.logger.warn({ room: room.name, err: error }, "could not log a program's change")
-    }
   }
 
   /** Counts a new socket as pending; one over its address's cap is destroyed at once. */

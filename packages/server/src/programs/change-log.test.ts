@@ -299,6 +299,22 @@ describe('program changes in the server process', () => {
     await bot.close()
     await person.close()
   })
+
+  it('keeps text a program deleted before the room had stored it', async () => {
+    const { server } = await servers.start()
+    const bot = await server.openDocument('quick', { user: 'quick-bot' })
+    const text = bot.doc.getText('text')
+    // Two changes at once: the second deletes what the first typed, before either is stored.
+    text.insert(0, 'abc')
+    text.delete(1, 1)
+    await bot.flushed()
+    const [deletion, typing] = server.programs.changes('quick')
+    expect(typing).toMatchObject({ inserted: 3, deleted: 0 })
+    expect(deletion).toMatchObject({ inserted: 0, deleted: 1 })
+    await server.programs.undo('quick', deletion!.id, 'ada')
+    await vi.waitFor(() => expect(text.toString()).toBe('abc'), WAIT)
+    await bot.close()
+  })
 })
 
 /**

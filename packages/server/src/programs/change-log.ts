@@ -48,11 +48,7 @@ export interface DeletedText {
 /** A program's change as the log lists it (the JSON `GET changes` answers). */
 export type ProgramChangeInfo = ProgramChangeJSON
 
-/**
- * A change in the log, with what its undo needs.
- *
- * @internal
- */
+/** A change in the log, with what its undo needs. */
 export interface LoggedChange {
   /** Its id. */
   readonly id: string

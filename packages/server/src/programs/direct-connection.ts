@@ -55,8 +55,6 @@ export class DirectConnection {
     options: OpenDocumentOptions,
     /** Called once when the connection closes, to let the room go. */
     private readonly release: () => void,
-    /** Told of each update the program sends, before the room has it (to log a program's changes). */
-    private readonly sending?: (update: Uint8Array) => void,
   ) {
     this.awareness = new awarenessProtocol.Awareness(this.doc)
     this.whenSynced = new Promise((resolve) => {
@@ -115,7 +113,6 @@ export class DirectConnection {
 
   private readonly sendUpdate = (update: Uint8Array, origin: unknown): void => {
     if (origin === this || this.closed) return
-    this.sending?.(update)
     this.toRoom((encoder) => {
       encoding.writeVarUint(encoder, MessageType.sync)
       syncProtocol.writeUpdate(encoder, update)

@@ -9,8 +9,8 @@
 
 import * as Y from 'yjs'
 import type { RoomAccess } from '../history/server-history.js'
-import { idsOfUpdate } from '../history/update-ids.js'
-import { visibleTextOfIds } from '../history/yjs-items.js'
+import type { IdRanges } from '../history/update-ids.js'
+import { deletedTextOfIds, idsOfTransaction } from '../history/yjs-items.js'
 import type { Room } from '../room.js'
 import { checkAuthor, checkRoom } from '../storage/document-store.js'
 import {
@@ -20,6 +20,7 @@ import {
   type ProgramChangeInfo,
   ProgramChangeLog,
 } from './change-log.js'
+import type { DirectConnection } from './direct-connection.js'
 import { ProgramPresences, type RoomHolder } from './program-presence.js'
 import { type UndoneChange, undoChange } from './undo-change.js'
 
@@ -115,22 +116,39 @@ export class ServerPrograms {
   }
 
   /**
-   * Logs the update a direct connection marked as a program is about to send `room`: what it
-   * inserts, and what it deletes of the room's text as it is now.
+   * Logs each change the program on `connection` makes in its doc (each transaction that did
+   * not come from the room): what it inserted, and what it deleted, read before Yjs collects
+   * the deleted content.
    *
    * @internal
    */
-  recordUpdate(room: Room, user: string, update: Uint8Array): void {
-    const ids = idsOfUpdate(update)
-    const text = room.doc.getText(room.textName)
-    const deleted: DeletedText[] = visibleTextOfIds(text, ids.deleted).map(
-      ({ from, text: chars }) => ({
-        text: chars,
-        at: Y.createRelativePositionFromTypeIndex(text, from, 0),
-      }),
-    )
-    if (ids.inserted.size === 0 && deleted.length === 0) return
-    this.log.record(room.name, { user, inserted: ids.inserted, deleted })
+  follow(
+    connection: DirectConnection,
+    room: Room,
+    user: string,
+    failed: (error: unknown) => void,
+  ): void {
+    const text = connection.doc.getText(room.textName)
+    connection.doc.on('afterTransaction', (transaction: Y.Transaction) => {
+      if (transaction.origin === connection) return
+      try {
+        const { inserted, deleted } = idsOfTransaction(transaction)
+        const kept: DeletedText[] = deletedTextOfIds(text, deleted)
+          .filter(({ client, clock }) => !holds(inserted, client, clock))
+          .map(({ client, clock, text: chars }) => ({
+            text: chars,
+            at: Y.createRelativePositionFromJSON({
+              tname: room.textName,
+              item: { client, clock },
+              assoc: 0,
+            }),
+          }))
+        if (inserted.size === 0 && kept.length === 0) return
+        this.log.record(room.name, { user, inserted, deleted: kept })
+      } catch (error) {
+        failed(error)
+      }
+    })
   }
 
   /** Removes every HTTP program's presence (the server is closing). */
@@ -152,3 +170,9 @@ export class ServerPrograms {
     }
   }
 }
+
+/** Whether `ids` holds the id (`client`, `clock`). */
+const holds = (ids: IdRanges, client: number, clock: number): boolean =>
+  (ids.get(client) ?? []).some(
+    (range) => clock >= range.clock && clock < range.clock + range.length,
+  )
