@@ -1,7 +1,7 @@
 /**
  * The log of the changes programs made in each room: every change made over the HTTP API
- * (`POST changes`, each stream as one change) and every transaction of a direct connection marked
- * as a program. Each entry keeps what undoing it needs: the Yjs ids it inserted, and the text
+ * (`POST changes`, each stream as one change) and every transaction of a direct connection
+ * marked as a program. Each entry keeps what undoing it needs: the Yjs ids it inserted, and the text
  * it deleted with a relative position for where that text was, both read before the deletion
  * was applied (a room's document collects deleted content, so it could not be read later).
  *
