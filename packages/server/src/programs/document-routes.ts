@@ -50,7 +50,7 @@ const userOf = ({ authorization }: ApiRequest): string => authorization.user ?? 
 /**
  * The routes over `rooms`.
  *
- * @example new HttpApi(documentRoutes(rooms), access)
+ * @example new HttpApi(documentRoutes(rooms, server.programs), access)
  */
 export const documentRoutes = (rooms: RoomAccess, programs: ServerPrograms): ApiRoute[] => {
   const done = new IdempotentResults<ChangesAnswer>(undefined, undefined, answerBytes)

@@ -61,7 +61,7 @@ const startOf = (query: URLSearchParams): PositionSpec | null => {
 /**
  * The stream route over `rooms`.
  *
- * @example new HttpApi([streamRoute(rooms)], access)
+ * @example new HttpApi([streamRoute(rooms, server.programs)], access)
  */
 export const streamRoute = (rooms: RoomAccess, programs: ServerPrograms): ApiRoute => ({
   method: 'POST',
