@@ -32,6 +32,7 @@ import { type AwarenessBinding, bindAwareness } from './bind-awareness.js'
 import { type AuthorSpan, DocumentHistory } from './document-history.js'
 import type { FollowingChangeEvent, FollowViewport, PeerFollowing } from './following.js'
 import type { CollabUser, RemoteCursor } from './peers.js'
+import { ProgramChanges } from './program-changes.js'
 import { DocumentProposals } from './proposals.js'
 import { restoreSession } from './session.js'
 import { type UndoHistoryOptions, UndoHistorySync } from './undo-sync.js'
@@ -152,6 +153,11 @@ export interface CollabConnection {
    * @example connection.proposals.onDidChange(() => render(connection.proposals.list()))
    */
   readonly proposals: DocumentProposals
+  /**
+   * The changes programs made in the document, as the server logs them, and undoing them as
+   * this user (see `ProgramChanges`; needs a `@tandem/server`).
+   */
+  readonly programs: ProgramChanges
   /**
    * Who wrote the text in `range` (a buffer range with an editor, else `{from, to}`
    * offsets; the whole text when omitted), asked of the server and cached until new updates
@@ -339,6 +345,7 @@ class Connection implements CollabConnection {
   private readonly unsaved: UnsavedUpdates
   private documentHistory: DocumentHistory | null = null
   private documentProposals: DocumentProposals | null = null
+  private programChanges: ProgramChanges | null = null
   readonly whenSynced: Promise<void>
   readonly whenLoaded: Promise<void>
 
@@ -416,6 +423,15 @@ class Connection implements CollabConnection {
       },
     })
     return this.documentProposals
+  }
+
+  get programs(): ProgramChanges {
+    this.programChanges ??= new ProgramChanges({
+      url: this.provider.serverUrl,
+      room: decodeURIComponent(this.provider.roomname),
+      token: () => this.provider.params.token,
+    })
+    return this.programChanges
   }
 
   authorsOf(

@@ -65,6 +65,7 @@ export {
   type RemoteCursor,
   type RemoteUser,
 } from './peers.js'
+export { ProgramChanges, type ProgramChangesOptions } from './program-changes.js'
 export {
   DocumentProposals,
   type DocumentProposalsOptions,

@@ -45,6 +45,12 @@ export type {
   VersionJSON,
 } from './history-json.js'
 export { MessageType, messageTypeOf } from './message-type.js'
+export type {
+  ProgramChangeJSON,
+  RemovedTextJSON,
+  RestoredTextJSON,
+  UndoneChangeJSON,
+} from './program-changes-json.js'
 export {
   applyResolvedChanges,
   isProposalId,

@@ -59,6 +59,13 @@ export {
 export { API_PREFIX, ApiError, MAX_API_BODY_BYTES } from './http-api.js'
 export type { Counter, Histogram, Labels, Metric } from './metrics.js'
 export {
+  type ChangeLogLimits,
+  DEFAULT_CHANGE_LOG_LIMITS,
+  MAX_CHANGE_MESSAGE_LENGTH,
+  type ProgramChangeInfo,
+} from './programs/change-log.js'
+export type { SelectionSpec } from './programs/change-notes.js'
+export {
   type ChangeSpec,
   type LineColumn,
   MAX_CHANGES,
@@ -68,7 +75,15 @@ export {
 } from './programs/change-specs.js'
 export { DirectConnection, type OpenDocumentOptions } from './programs/direct-connection.js'
 export { type ChangesAnswer, MAX_ANCHORS } from './programs/document-routes.js'
-export { IDEMPOTENCY_TTL_MS, MAX_IDEMPOTENCY_KEY_LENGTH } from './programs/idempotency.js'
+export {
+  IDEMPOTENCY_TTL_MS,
+  MAX_IDEMPOTENCY_KEY_LENGTH,
+  MAX_IDEMPOTENT_BYTES,
+} from './programs/idempotency.js'
+export {
+  MAX_PROGRAM_PRESENCES_PER_ROOM,
+  PROGRAM_PRESENCE_TTL_MS,
+} from './programs/program-presence.js'
 export {
   type AcceptedProposal,
   type ListedProposal,
@@ -78,8 +93,14 @@ export {
   type Proposer,
   TooManyProposalsError,
 } from './programs/room-proposals.js'
+export {
+  ProgramChangeError,
+  ServerPrograms,
+  type ServerProgramsOptions,
+} from './programs/server-programs.js'
 export { type ProposeOptions, ServerProposals } from './programs/server-proposals.js'
 export { MAX_STREAM_BYTES, type StreamAnswer } from './programs/stream-route.js'
+export type { UndoneChange } from './programs/undo-change.js'
 export { RATE_LIMIT_REASON, type RateLimitKind, type RateLimits } from './rate-limit.js'
 export {
   type ChangeOptions,

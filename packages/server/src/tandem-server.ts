@@ -30,9 +30,11 @@ import {
   headerTimeouts,
   PendingSockets,
 } from './pending-sockets.js'
+import { changeLogRoutes } from './programs/change-log-routes.js'
 import { DirectConnection, type OpenDocumentOptions } from './programs/direct-connection.js'
 import { documentRoutes } from './programs/document-routes.js'
 import { proposalRoutes } from './programs/proposal-routes.js'
+import { ServerPrograms, type ServerProgramsOptions } from './programs/server-programs.js'
 import { ServerProposals } from './programs/server-proposals.js'
 import { streamRoute } from './programs/stream-route.js'
 import {
@@ -187,6 +189,8 @@ export interface TandemServerOptions {
    * `@tandem/protocol`: 500 steps, 512 KiB): a history over them loses its oldest steps.
    */
   readonly undoHistoryLimits?: Partial<UndoHistoryLimits>
+  /** The program change log's bounds and HTTP programs' presence (see `ServerProgramsOptions`). */
+  readonly programs?: ServerProgramsOptions
   /**
    * A web app to serve over plain HTTP (see `StaticSite`). With it, rooms move under
    * `ROOM_PATH` (`ws://host/ws/<room>`), every other path is the app's, and `GET /ws/` lists
@@ -231,6 +235,8 @@ export class TandemServer {
   readonly history: ServerHistory
   /** Programs' proposals in every room: list, propose, accept, reject (see docs/agents.md). */
   readonly proposals: ServerProposals
+  /** What programs changed in every room, and undoing it (see docs/agents.md). */
+  readonly programs: ServerPrograms
   /** The HTTP API under `/api/rooms/`. */
   private readonly api: HttpApi
   private closing = false
@@ -339,10 +345,19 @@ export class TandemServer {
     }
     this.history = new ServerHistory(roomAccess)
     this.proposals = new ServerProposals(roomAccess)
+    this.programs = new ServerPrograms(
+      {
+        ...roomAccess,
+        open: (name) => this.rooms.open(name),
+        release: (room) => this.rooms.release(room),
+      },
+      options.programs,
+    )
     this.api = new HttpApi(
       [
-        ...documentRoutes(roomAccess),
-        streamRoute(roomAccess),
+        ...documentRoutes(roomAccess, this.programs),
+        streamRoute(roomAccess, this.programs),
+        ...changeLogRoutes(this.programs),
         ...historyRoutes(this.history),
         ...proposalRoutes(roomAccess),
       ],
@@ -396,7 +411,13 @@ export class TandemServer {
     checkAuthor({ user: options?.user, time: 0 })
     if (this.closing) throw new Error('the server is shutting down')
     const opened = await this.rooms.open(room)
+    const logged = options.agent !== false && (options.role ?? 'write') === 'write'
     const connection = new DirectConnection(opened, options, () => this.rooms.release(opened))
+    if (logged) {
+      this.programs.follow(connection, opened, options.user, (error) =>
+        this.logger.warn({ room, err: error }, "could not log a program's change"),
+      )
+    }
     await connection.whenSynced
     return connection
   }
@@ -414,6 +435,7 @@ export class TandemServer {
     if (this.closing) return
     this.closing = true
     clearInterval(this.pinger)
+    this.programs.dispose()
     this.http.close()
     await this.rooms.closeAll()
     for (const socket of this.sockets.clients) socket.close(1001, 'server shutting down')

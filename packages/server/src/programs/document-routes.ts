@@ -7,7 +7,9 @@
  * - `POST changes` (write), body `{"changes": [{"from", "to", "insert"}, ...]}`: applies the
  *   changes as one change by the caller, stored before it reaches anyone; answers what was
  *   applied and the new state vector (and the new text with `?text=1`). An `Idempotency-Key`
- *   header makes a retried request answer again instead of changing the text twice.
+ *   header makes a retried request answer again instead of changing the text twice. The body
+ *   may carry a `selection` and a `message` (see change-notes.ts); the change is logged as a
+ *   program's (see change-log.ts) and the answer names it, `"change": "<id>"`.
  *
  * @module
  */
@@ -16,9 +18,12 @@ import * as Y from 'yjs'
 import { ANONYMOUS_AUTHOR } from '../history/room-attribution.js'
 import type { RoomAccess } from '../history/server-history.js'
 import { ApiError, type ApiRequest, type ApiRoute } from '../http-api.js'
+import { parseChangeNotes } from './change-notes.js'
 import { applyChanges, parseChanges, type ResolvedChange, resolveChanges } from './change-specs.js'
 import { IdempotentResults, isIdempotencyKey } from './idempotency.js'
 import { proposeChanges, wantsProposal } from './proposal-routes.js'
+import { recordProgramChange } from './record-change.js'
+import type { ServerPrograms } from './server-programs.js'
 
 /** The most anchors one request may ask for. */
 export const MAX_ANCHORS = 1_000
@@ -35,6 +40,8 @@ export interface ChangesAnswer {
   readonly stateVector: string
   /** The text as it is once they are made (others' changes too), asked for with `?text=1`. */
   readonly text?: string
+  /** The change's id in the room's change log, for its undo; null when nothing changed. */
+  readonly change?: string | null
 }
 
 const base64 = (bytes: Uint8Array): string => Buffer.from(bytes).toString('base64')
@@ -44,10 +51,10 @@ const userOf = ({ authorization }: ApiRequest): string => authorization.user ?? 
 /**
  * The routes over `rooms`.
  *
- * @example new HttpApi(documentRoutes(rooms), access)
+ * @example new HttpApi(documentRoutes(rooms, server.programs), access)
  */
-export const documentRoutes = (rooms: RoomAccess): ApiRoute[] => {
-  const done = new IdempotentResults<ChangesAnswer>()
+export const documentRoutes = (rooms: RoomAccess, programs: ServerPrograms): ApiRoute[] => {
+  const done = new IdempotentResults<ChangesAnswer>(undefined, undefined, answerBytes)
   return [
     {
       method: 'GET',
@@ -88,6 +95,7 @@ export const documentRoutes = (rooms: RoomAccess): ApiRoute[] => {
         const body = await request.json()
         if (wantsProposal(body)) return proposeChanges(rooms, request, body)
         const specs = parseChanges(body)
+        const notes = parseChangeNotes(body)
         const key = http.headers['idempotency-key']
         if (key !== undefined && (typeof key !== 'string' || !isIdempotencyKey(key))) {
           throw new ApiError(400, 'Idempotency-Key must be 1 to 200 printable ASCII characters')
@@ -95,12 +103,16 @@ export const documentRoutes = (rooms: RoomAccess): ApiRoute[] => {
         const apply = () =>
           rooms.withRoom(room, async (opened) => {
             let applied: ResolvedChange[] = []
-            await opened.change(userOf(request), (text) => {
+            const record = recordProgramChange(programs, opened, userOf(request), notes)
+            const update = await opened.change(userOf(request), (text) => {
               applied = resolveChanges(text, specs)
+              record.before(text, applied)
               applyChanges(text, applied)
+              record.after(text)
             })
             return {
               room,
+              change: await record.done(update),
               applied,
               length: opened.doc.getText(opened.textName).length,
               stateVector: base64(Y.encodeStateVector(opened.doc)),
@@ -120,6 +132,10 @@ export const documentRoutes = (rooms: RoomAccess): ApiRoute[] => {
     },
   ]
 }
+
+/** Roughly the bytes `answer` holds, for the bound on kept answers. */
+const answerBytes = (answer: ChangesAnswer): number =>
+  256 + answer.applied.reduce((sum, { insert }) => sum + 32 + insert.length * 2, 0)
 
 /** Relative positions for the offsets listed in `list` ("0,15,42"), keyed by offset. */
 const anchorsOf = (text: Y.Text, length: number, list: string): Record<string, unknown> => {

@@ -7,16 +7,22 @@
  * caller. Closing the request early stops the stream; what was typed stays.
  *
  * Where it starts: `?at=<offset>`, `?line=<line>&column=<column>` (0-based), or
- * `?anchor=<relative position JSON>`; the end of the text by default.
+ * `?anchor=<relative position JSON>`; the end of the text by default. `?message=` says what the
+ * stream is, for the room's change log, where the whole stream is one change (see
+ * change-log.ts); while it types, its caret shows as the program's presence.
  *
  * @module
  */
 import * as Y from 'yjs'
 import { ANONYMOUS_AUTHOR } from '../history/room-attribution.js'
 import type { RoomAccess } from '../history/server-history.js'
+import { idsOfUpdate } from '../history/update-ids.js'
 import { ApiError, type ApiRoute } from '../http-api.js'
 import type { Room } from '../room.js'
+import type { LoggedChange } from './change-log.js'
+import { parseChangeNotes } from './change-notes.js'
 import { type PositionSpec, parseChanges, resolveChanges } from './change-specs.js'
+import type { ServerPrograms } from './server-programs.js'
 
 /** The most bytes one stream may type. */
 export const MAX_STREAM_BYTES = 8 * 1024 * 1024
@@ -31,6 +37,8 @@ export interface StreamAnswer {
   readonly from: number
   /** The stream's caret after its last character. */
   readonly to: number
+  /** The stream's id in the room's change log, for its undo; null when it typed nothing. */
+  readonly change: string | null
 }
 
 /** Where the stream starts, from the query; null for the end of the text. */
@@ -53,9 +61,9 @@ const startOf = (query: URLSearchParams): PositionSpec | null => {
 /**
  * The stream route over `rooms`.
  *
- * @example new HttpApi([streamRoute(rooms)], access)
+ * @example new HttpApi([streamRoute(rooms, server.programs)], access)
  */
-export const streamRoute = (rooms: RoomAccess): ApiRoute => ({
+export const streamRoute = (rooms: RoomAccess, programs: ServerPrograms): ApiRoute => ({
   method: 'POST',
   pattern: /^stream$/,
   role: 'write',
@@ -64,9 +72,14 @@ export const streamRoute = (rooms: RoomAccess): ApiRoute => ({
     // Checked before anything is typed: a bad start is a 400 with nothing changed.
     const spec = start === null ? null : parseChanges({ changes: [{ from: start }] })[0]!
     const user = authorization.user ?? ANONYMOUS_AUTHOR
+    const { message } = parseChangeNotes({ message: query.get('message') ?? undefined })
     return rooms.withRoom(room, async (opened) => {
-      const stream = new TypedStream(opened, user, (text) =>
-        spec === null ? text.length : resolveChanges(text, [spec])[0]!.from,
+      const stream = new TypedStream(
+        opened,
+        user,
+        (text) => (spec === null ? text.length : resolveChanges(text, [spec])[0]!.from),
+        programs,
+        message,
       )
       const decoder = new TextDecoder()
       let bytes = 0
@@ -96,16 +109,20 @@ class TypedStream {
   /** Before the first character typed (assoc 0: it stays with that character). */
   private first: Y.RelativePosition | null = null
   private typed = 0
+  /** The stream's entry in the change log, once it typed. */
+  private logged: LoggedChange | null = null
 
   constructor(
     private readonly room: Room,
     private readonly user: string,
     private readonly startIn: (text: Y.Text) => number,
+    private readonly programs: ServerPrograms,
+    private readonly message: string | null,
   ) {}
 
   async type(piece: string): Promise<void> {
     if (piece === '') return
-    await this.room.change(this.user, (text) => {
+    const update = await this.room.change(this.user, (text) => {
       const at =
         this.caret === null
           ? this.startIn(text)
@@ -116,14 +133,32 @@ class TypedStream {
       this.caret = Y.createRelativePositionFromTypeIndex(text, at + piece.length, -1)
     })
     this.typed += piece.length
+    const { inserted } = idsOfUpdate(update)
+    if (this.logged === null) {
+      this.logged = this.programs.log.record(this.room.name, {
+        user: this.user,
+        message: this.message,
+        inserted,
+        deleted: [],
+      })
+    } else {
+      this.programs.log.addInserted(this.logged, inserted)
+    }
+    const caret = this.caret!
+    await this.programs.presences.show(this.room.name, this.user, { anchor: caret, head: caret })
   }
 
   /** What was typed, and where it is in the room's text now. */
-  extent(): { typed: number; from: number; to: number } {
+  extent(): { typed: number; from: number; to: number; change: string | null } {
     const offset = (position: Y.RelativePosition | null) =>
       position === null
         ? -1
         : (Y.createAbsolutePositionFromRelativePosition(position, this.room.doc)?.index ?? -1)
-    return { typed: this.typed, from: offset(this.first), to: offset(this.caret) }
+    return {
+      typed: this.typed,
+      from: offset(this.first),
+      to: offset(this.caret),
+      change: this.logged?.id ?? null,
+    }
   }
 }

@@ -1,0 +1,178 @@
+/**
+ * What programs did in a server's rooms, and how people overrule it (`server.programs`):
+ * the log of program changes (see change-log.ts), undoing one of them as a forward change by
+ * a person (see undo-change.ts), and the presence of programs that work over HTTP (see
+ * program-presence.ts).
+ *
+ * @module
+ */
+
+import * as Y from 'yjs'
+import type { RoomAccess } from '../history/server-history.js'
+import type { IdRanges } from '../history/update-ids.js'
+import { deletedTextOfIds, idsOfTransaction } from '../history/yjs-items.js'
+import type { Room } from '../room.js'
+import { checkAuthor, checkRoom } from '../storage/document-store.js'
+import {
+  type ChangeLogLimits,
+  type DeletedText,
+  type LoggedChange,
+  type ProgramChangeInfo,
+  ProgramChangeLog,
+} from './change-log.js'
+import type { DirectConnection } from './direct-connection.js'
+import { ProgramPresences, type RoomHolder } from './program-presence.js'
+import { type UndoneChange, undoChange } from './undo-change.js'
+
+/** Why a program's change cannot be undone: not in the log, or undone already. */
+export class ProgramChangeError extends Error {
+  /** Always `'ProgramChangeError'`. */
+  override readonly name = 'ProgramChangeError'
+
+  constructor(
+    /** `unknown`: the log does not hold it (never made, or forgotten); `undone`: undone already. */
+    readonly reason: 'unknown' | 'undone',
+    message: string,
+  ) {
+    super(message)
+  }
+}
+
+/** Options of `ServerPrograms`. */
+export interface ServerProgramsOptions {
+  /** Bounds on the change log (see `DEFAULT_CHANGE_LOG_LIMITS`). */
+  readonly changeLog?: Partial<ChangeLogLimits>
+  /** How long an HTTP program's presence stays after its last request, in ms (default 30 s). */
+  readonly presenceTtlMs?: number
+  /** The most HTTP programs shown at once in a room (default 16). */
+  readonly maxPresencesPerRoom?: number
+}
+
+/**
+ * Program changes and their undo, for every room of a server.
+ *
+ * @example await server.programs.undoLast('notes', 'formatter-bot', 'ada')
+ */
+export class ServerPrograms {
+  /**
+   * The log of program changes.
+   *
+   * @internal
+   */
+  readonly log: ProgramChangeLog
+  /**
+   * HTTP programs' presence in rooms.
+   *
+   * @internal
+   */
+  readonly presences: ProgramPresences
+
+  constructor(
+    private readonly rooms: RoomAccess & RoomHolder,
+    options: ServerProgramsOptions = {},
+  ) {
+    this.log = new ProgramChangeLog(options.changeLog)
+    this.presences = new ProgramPresences(rooms, options.presenceTtlMs, options.maxPresencesPerRoom)
+  }
+
+  /**
+   * The program changes this server process keeps for `room`, newest first.
+   *
+   * @example server.programs.changes('notes').map((change) => change.message)
+   */
+  changes(room: string): ProgramChangeInfo[] {
+    checkRoom(room)
+    return this.log.list(room)
+  }
+
+  /**
+   * Undoes the program change `id` of `room` as a change by `user`: what it inserted and is
+   * still there goes, what it deleted comes back where it was; others' edits stay. Throws a
+   * `ProgramChangeError` when the log does not hold it or it was undone already.
+   *
+   * @example await server.programs.undo('notes', changeId, 'ada')
+   */
+  async undo(room: string, id: string, user: string): Promise<UndoneChange> {
+    checkRoom(room)
+    checkAuthor({ user, time: 0 })
+    const change = this.log.find(room, id)
+    if (change === undefined) {
+      throw new ProgramChangeError('unknown', `the room has no program change ${id.slice(0, 40)}`)
+    }
+    return this.undoLogged(change, user)
+  }
+
+  /**
+   * Undoes the last change `program` made in `room` that nobody undid, as a change by `user`;
+   * resolves null when there is none.
+   *
+   * @example await server.programs.undoLast('notes', 'formatter-bot', 'ada')
+   */
+  async undoLast(room: string, program: string, user: string): Promise<UndoneChange | null> {
+    checkRoom(room)
+    checkAuthor({ user, time: 0 })
+    const change = this.log.lastOf(room, program)
+    return change === undefined ? null : this.undoLogged(change, user)
+  }
+
+  /**
+   * Logs each change the program on `connection` makes in its doc (each transaction that did
+   * not come from the room): what it inserted, and what it deleted, read before Yjs collects
+   * the deleted content.
+   *
+   * @internal
+   */
+  follow(
+    connection: DirectConnection,
+    room: Room,
+    user: string,
+    failed: (error: unknown) => void,
+  ): void {
+    const text = connection.doc.getText(room.textName)
+    connection.doc.on('afterTransaction', (transaction: Y.Transaction) => {
+      if (transaction.origin === connection) return
+      try {
+        const { inserted, deleted } = idsOfTransaction(transaction)
+        const kept: DeletedText[] = deletedTextOfIds(text, deleted)
+          .filter(({ client, clock }) => !holds(inserted, client, clock))
+          .map(({ client, clock, text: chars }) => ({
+            text: chars,
+            at: Y.createRelativePositionFromJSON({
+              tname: room.textName,
+              item: { client, clock },
+              assoc: 0,
+            }),
+          }))
+        if (inserted.size === 0 && kept.length === 0) return
+        this.log.record(room.name, { user, inserted, deleted: kept })
+      } catch (error) {
+        failed(error)
+      }
+    })
+  }
+
+  /** Removes every HTTP program's presence (the server is closing). */
+  dispose(): void {
+    this.presences.dispose()
+  }
+
+  private async undoLogged(change: LoggedChange, user: string): Promise<UndoneChange> {
+    if (change.undoneBy !== null) {
+      throw new ProgramChangeError('undone', `the change ${change.id} was undone already`)
+    }
+    // Taken before the work, so that two undos at once undo it once.
+    change.undoneBy = user
+    try {
+      return await this.rooms.withRoom(change.room, (room) => undoChange(room, change, user))
+    } catch (error) {
+      change.undoneBy = null
+      throw error
+    }
+  }
+}
+
+/** Whether `ids` holds the id (`client`, `clock`). */
+const holds = (ids: IdRanges, client: number, clock: number): boolean =>
+  (ids.get(client) ?? []).some(
+    (range) => clock >= range.clock && clock < range.clock + range.length,
+  )
