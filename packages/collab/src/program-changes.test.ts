@@ -95,11 +95,8 @@ describe("a program's changes and a person's", () => {
 
     // The person overrules the program: its last change goes, as the person's own change.
     const changes = await ada.connection.programs.changes()
-    expect(changes.map((change) => [change.user, change.undone])).toEqual([
-      ['style-bot', false], // the redo
-      ['style-bot', false], // the undo
-      ['style-bot', false], // the typing
-    ])
+    // Its typing, undo and redo came within a second: one change of the program's.
+    expect(changes.map((change) => [change.user, change.undone])).toEqual([['style-bot', false]])
     const undone = await ada.connection.programs.undoLast('style-bot')
     expect(undone.removed.map((r) => r.text)).toEqual(['Thanks for the week.\n'])
     await vi.waitFor(() => expect(ada.editor.getText()).toBe('Dear team,\nAda'), WAIT)

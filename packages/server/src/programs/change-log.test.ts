@@ -14,7 +14,7 @@ import { TandemServer } from '../tandem-server.js'
 import type { openClient } from '../testing/clients.js'
 import { dropSchema, neededServices, POSTGRES_URL, uniqueNames } from '../testing/services.js'
 import { useTestServers } from '../testing/test-servers.js'
-import { ProgramChangeError } from './server-programs.js'
+import { PROGRAM_CHANGE_GROUPING_MS, ProgramChangeError } from './server-programs.js'
 
 const WAIT = { timeout: 10_000, interval: 20 }
 const SECRET = 'change-log-test-secret-long-enough'
@@ -302,18 +302,52 @@ describe('program changes in the server process', () => {
 
   it('keeps text a program deleted before the room had stored it', async () => {
     const { server } = await servers.start()
+    const person = await server.openDocument('quick', { user: 'eve', agent: false })
+    person.doc.getText('text').insert(0, 'abc')
+    await person.flushed()
     const bot = await server.openDocument('quick', { user: 'quick-bot' })
     const text = bot.doc.getText('text')
-    // Two changes at once: the second deletes what the first typed, before either is stored.
-    text.insert(0, 'abc')
+    // Two transactions at once, neither stored yet when the second deletes Eve's "b".
+    text.insert(3, 'd')
     text.delete(1, 1)
     await bot.flushed()
-    const [deletion, typing] = server.programs.changes('quick')
-    expect(typing).toMatchObject({ inserted: 3, deleted: 0 })
-    expect(deletion).toMatchObject({ inserted: 0, deleted: 1 })
-    await server.programs.undo('quick', deletion!.id, 'ada')
+    const [change] = server.programs.changes('quick')
+    expect(server.programs.changes('quick')).toHaveLength(1)
+    expect(change).toMatchObject({ inserted: 1, deleted: 1 })
+    await server.programs.undo('quick', change!.id, 'ada')
     await vi.waitFor(() => expect(text.toString()).toBe('abc'), WAIT)
     await bot.close()
+    await person.close()
+  })
+
+  it("groups a direct connection's transactions that come close together into one change", async () => {
+    const { server } = await servers.start()
+    const person = await server.openDocument('burst', { user: 'eve', agent: false })
+    person.doc.getText('text').insert(0, 'Title\n')
+    await person.flushed()
+    const bot = await server.openDocument('burst', { user: 'typing-bot' })
+    const text = bot.doc.getText('text')
+    // A burst typed a character at a time, with a slip taken back and a word of Eve's deleted.
+    for (const char of 'first lien') text.insert(text.length, char)
+    text.delete(text.length - 2, 2)
+    text.insert(text.length, 'ne\n')
+    text.delete(0, 6)
+    await bot.flushed()
+    expect(server.programs.changes('burst')).toHaveLength(1)
+    expect(server.programs.changes('burst')[0]).toMatchObject({ inserted: 13, deleted: 6 })
+    // After a pause, the next burst is a change of its own.
+    await new Promise((resolve) => setTimeout(resolve, PROGRAM_CHANGE_GROUPING_MS + 100))
+    for (const char of 'second') text.insert(text.length, char)
+    await bot.flushed()
+    expect(server.programs.changes('burst')).toHaveLength(2)
+    // Undoing the program's last change takes the second burst back; then the first, whose
+    // own slip is not put back, only Eve's title.
+    await server.programs.undoLast('burst', 'typing-bot', 'ada')
+    await vi.waitFor(() => expect(text.toString()).toBe('first line\n'), WAIT)
+    await server.programs.undoLast('burst', 'typing-bot', 'ada')
+    await vi.waitFor(() => expect(text.toString()).toBe('Title\n'), WAIT)
+    await bot.close()
+    await person.close()
   })
 })
 

@@ -64,12 +64,12 @@ export interface LoggedChange {
   readonly inserted: Map<number, IdRange[]>
   /** UTF-16 units inserted. */
   insertedLength: number
-  /** What it deleted, in text order. */
-  readonly deleted: readonly DeletedText[]
+  /** What it deleted, in the order it deleted it. */
+  deleted: readonly DeletedText[]
   /** UTF-16 units deleted. */
-  readonly deletedLength: number
+  deletedLength: number
   /** Whether its deleted text is kept. */
-  readonly restorable: boolean
+  restorable: boolean
   /** Who undid it, or null. */
   undoneBy: string | null
   /** Bytes it counts for in the log. */
@@ -175,6 +175,29 @@ export class ProgramChangeLog {
     change.bytes += more
     if (this.all.has(change.id)) {
       this.bytes += more
+      this.trim()
+    }
+  }
+
+  /**
+   * Adds a later part to `change` (a program typing on within one burst): what that part
+   * inserted, and what it deleted of text the change did not insert itself. A change whose
+   * deleted text grows past `maxDeletedBytes` keeps none of it.
+   */
+  extend(change: LoggedChange, part: Pick<ChangeRecord, 'inserted' | 'deleted'>): void {
+    this.addInserted(change, part.inserted)
+    if (part.deleted.length === 0) return
+    const added = part.deleted.reduce((sum, { text }) => sum + text.length, 0)
+    const before = change.restorable
+      ? change.deleted.reduce((sum, { text }) => sum + DELETED_BYTES + text.length * 2, 0)
+      : 0
+    change.deletedLength += added
+    change.restorable = change.restorable && change.deletedLength * 2 <= this.limits.maxDeletedBytes
+    change.deleted = change.restorable ? [...change.deleted, ...part.deleted] : []
+    const after = change.deleted.reduce((sum, { text }) => sum + DELETED_BYTES + text.length * 2, 0)
+    change.bytes += after - before
+    if (this.all.has(change.id)) {
+      this.bytes += after - before
       this.trim()
     }
   }

@@ -24,6 +24,12 @@ import type { DirectConnection } from './direct-connection.js'
 import { ProgramPresences, type RoomHolder } from './program-presence.js'
 import { type UndoneChange, undoChange } from './undo-change.js'
 
+/**
+ * How close together (ms) a direct connection's transactions come to count as one change: a
+ * program typing a paragraph through an editor makes one change, not one per keystroke.
+ */
+export const PROGRAM_CHANGE_GROUPING_MS = 1_000
+
 /** Why a program's change cannot be undone: not in the log, or undone already. */
 export class ProgramChangeError extends Error {
   /** Always `'ProgramChangeError'`. */
@@ -129,12 +135,26 @@ export class ServerPrograms {
     failed: (error: unknown) => void,
   ): void {
     const text = connection.doc.getText(room.textName)
+    // The change the program's last transactions made, while they come close together.
+    let burst: { change: LoggedChange; at: number } | null = null
     connection.doc.on('afterTransaction', (transaction: Y.Transaction) => {
       if (transaction.origin === connection) return
       try {
         const { inserted, deleted } = idsOfTransaction(transaction)
+        const now = Date.now()
+        const current =
+          burst !== null &&
+          now - burst.at <= PROGRAM_CHANGE_GROUPING_MS &&
+          burst.change.undoneBy === null &&
+          this.log.find(room.name, burst.change.id) !== undefined
+            ? burst.change
+            : null
         const kept: DeletedText[] = deletedTextOfIds(text, deleted)
           .filter(({ client, clock }) => !holds(inserted, client, clock))
+          // Text the burst typed and took back is no part of what its undo puts back.
+          .filter(
+            ({ client, clock }) => current === null || !holds(current.inserted, client, clock),
+          )
           .map(({ client, clock, text: chars }) => ({
             text: chars,
             at: Y.createRelativePositionFromJSON({
@@ -144,7 +164,11 @@ export class ServerPrograms {
             }),
           }))
         if (inserted.size === 0 && kept.length === 0) return
-        this.log.record(room.name, { user, inserted, deleted: kept })
+        if (current !== null) this.log.extend(current, { inserted, deleted: kept })
+        burst = {
+          change: current ?? this.log.record(room.name, { user, inserted, deleted: kept }),
+          at: now,
+        }
       } catch (error) {
         failed(error)
       }
