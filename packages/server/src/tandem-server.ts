@@ -344,7 +344,6 @@ export class TandemServer {
       },
     }
     this.history = new ServerHistory(roomAccess)
-    this.proposals = new ServerProposals(roomAccess)
     this.programs = new ServerPrograms(
       {
         ...roomAccess,
@@ -353,13 +352,14 @@ export class TandemServer {
       },
       options.programs,
     )
+    this.proposals = new ServerProposals(roomAccess, this.programs.log)
     this.api = new HttpApi(
       [
         ...documentRoutes(roomAccess, this.programs),
         streamRoute(roomAccess, this.programs),
         ...changeLogRoutes(this.programs),
         ...historyRoutes(this.history),
-        ...proposalRoutes(roomAccess),
+        ...proposalRoutes(roomAccess, this.programs.log),
       ],
       (request, room) =>
         this.authorizeRoom(request, room, clientAddress(request, this.options.trustProxy ?? false)),

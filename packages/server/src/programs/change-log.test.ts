@@ -320,6 +320,31 @@ describe('program changes in the server process', () => {
     await person.close()
   })
 
+  it("logs a proposal once accepted, as its program's change a person may undo", async () => {
+    const { server } = await servers.start()
+    const person = await server.openDocument('review', { user: 'eve', agent: false })
+    person.doc.getText('text').insert(0, 'teh plan')
+    await person.flushed()
+    const bot = await server.openDocument('review', { user: 'spell-bot' })
+    const id = bot.propose([{ from: 0, to: 3, insert: 'the' }], { message: 'Fix "teh"' })
+    await bot.flushed()
+    // Proposing changes no text: nothing of the program's is logged yet.
+    expect(server.programs.changes('review')).toEqual([])
+    expect(await server.proposals.accept('review', id, 'eve')).not.toBeNull()
+    const [accepted] = server.programs.changes('review')
+    expect(accepted).toMatchObject({
+      user: 'spell-bot',
+      message: 'Fix "teh"',
+      inserted: 3,
+      deleted: 3,
+    })
+    await server.programs.undoLast('review', 'spell-bot', 'eve')
+    const text = person.doc.getText('text')
+    await vi.waitFor(() => expect(text.toString()).toBe('teh plan'), WAIT)
+    await bot.close()
+    await person.close()
+  })
+
   it("groups a direct connection's transactions that come close together into one change", async () => {
     const { server } = await servers.start()
     const person = await server.openDocument('burst', { user: 'eve', agent: false })

@@ -17,10 +17,12 @@
  *
  * @module
  */
+
 import * as Y from 'yjs'
 import { ANONYMOUS_AUTHOR } from '../history/room-attribution.js'
 import type { RoomAccess } from '../history/server-history.js'
 import { ApiError, type ApiRequest, type ApiRoute } from '../http-api.js'
+import type { ProgramChangeLog } from './change-log.js'
 import { parseChanges, resolveChanges } from './change-specs.js'
 import { IdempotentResults, isIdempotencyKey } from './idempotency.js'
 import {
@@ -111,7 +113,7 @@ const answered = new WeakMap<RoomAccess, IdempotentResults<ProposeAnswer>>()
  *
  * @example new HttpApi(proposalRoutes(rooms), access)
  */
-export const proposalRoutes = (rooms: RoomAccess): ApiRoute[] => [
+export const proposalRoutes = (rooms: RoomAccess, log?: ProgramChangeLog): ApiRoute[] => [
   {
     method: 'GET',
     pattern: /^proposals$/,
@@ -130,7 +132,7 @@ export const proposalRoutes = (rooms: RoomAccess): ApiRoute[] => [
       return rooms.withRoom(room, async (opened) => {
         const stateVector = () => base64(Y.encodeStateVector(opened.doc))
         if (params[1] === 'accept') {
-          const accepted = await acceptIn(opened, id, user)
+          const accepted = await acceptIn(opened, id, user, log)
           if (accepted === null) throw notFound(room, id)
           return { room, proposal: id, applied: accepted.applied, stateVector: stateVector() }
         }

@@ -28,7 +28,10 @@ import {
 } from '@tandem/protocol'
 import * as Y from 'yjs'
 import { ANONYMOUS_AUTHOR } from '../history/room-attribution.js'
+import { idsOfUpdate } from '../history/update-ids.js'
 import type { Room } from '../room.js'
+import type { DeletedText, ProgramChangeLog } from './change-log.js'
+import { deletedBy } from './undo-change.js'
 
 /** The most proposals a room keeps waiting; proposing past it is refused until some are handled. */
 export const MAX_PROPOSALS_PER_ROOM = 200
@@ -168,18 +171,28 @@ export const proposalsOf = (room: Room): ListedProposal[] => {
  *
  * @example await acceptIn(room, 'a1b2c3d4e5f60708', 'ada')
  */
-export const acceptIn = (room: Room, id: string, user: string): Promise<AcceptedProposal | null> =>
-  oneAtATime(room, () => accept(room, id, user))
+export const acceptIn = (
+  room: Room,
+  id: string,
+  user: string,
+  log?: ProgramChangeLog,
+): Promise<AcceptedProposal | null> => oneAtATime(room, () => accept(room, id, user, log))
 
-const accept = async (room: Room, id: string, user: string): Promise<AcceptedProposal | null> => {
+const accept = async (
+  room: Room,
+  id: string,
+  user: string,
+  log: ProgramChangeLog | undefined,
+): Promise<AcceptedProposal | null> => {
   // The proposer is read before the change; a bounded retry covers an entry rewritten between.
   for (let attempt = 0; attempt < 3; attempt++) {
     const entry = entryOf(room.doc, room.textName, id)
     if (entry === null) return null
     const proposer = await proposerOf(room, entry)
     let applied: ResolvedProposalChange[] | null = null
+    let deleted: DeletedText[] = []
     let rewritten = false
-    await room.change(
+    const update = await room.change(
       proposer,
       (text) => {
         const now = entryOf(text.doc!, room.textName, id)
@@ -189,12 +202,25 @@ const accept = async (room: Room, id: string, user: string): Promise<AcceptedPro
           return
         }
         applied = resolveProposal(text, now.proposal)
+        deleted = deletedBy(text, applied)
         applyResolvedChanges(text, applied)
         proposalsMap(text, room.textName).delete(id)
       },
       { acceptedBy: user },
     )
-    if (applied !== null) return { id, proposer, applied }
+    if (applied !== null) {
+      // Accepted, the proposal is the program's change: people may undo it as any other.
+      const { inserted } = idsOfUpdate(update)
+      if (inserted.size > 0 || deleted.length > 0) {
+        log?.record(room.name, {
+          user: proposer,
+          message: entry.proposal.message,
+          inserted,
+          deleted,
+        })
+      }
+      return { id, proposer, applied }
+    }
     if (!rewritten) return null
   }
   return null

@@ -138,7 +138,9 @@ export class ServerPrograms {
     // The change the program's last transactions made, while they come close together.
     let burst: { change: LoggedChange; at: number } | null = null
     connection.doc.on('afterTransaction', (transaction: Y.Transaction) => {
-      if (transaction.origin === connection) return
+      // What came from the room is not the program's; nor is a change beside the text (a
+      // proposal it made: that becomes its change once a person accepts it).
+      if (transaction.origin === connection || !transaction.changed.has(text)) return
       try {
         const { inserted, deleted } = idsOfTransaction(transaction)
         const now = Date.now()

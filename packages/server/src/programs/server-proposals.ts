@@ -5,9 +5,11 @@
  *
  * @module
  */
+
 import { MAX_PROPOSAL_MESSAGE_LENGTH } from '@tandem/protocol'
 import type { RoomAccess } from '../history/server-history.js'
 import { checkAuthor, checkRoom } from '../storage/document-store.js'
+import type { ProgramChangeLog } from './change-log.js'
 import {
   type AcceptedProposal,
   acceptIn,
@@ -31,7 +33,11 @@ export interface ProposeOptions {
  * @example const waiting = await server.proposals.list('notes')
  */
 export class ServerProposals {
-  constructor(private readonly rooms: RoomAccess) {}
+  constructor(
+    private readonly rooms: RoomAccess,
+    /** Where accepted proposals are logged as their programs' changes, to undo like any. */
+    private readonly log?: ProgramChangeLog,
+  ) {}
 
   /**
    * The proposals waiting in `room`, oldest first, each change in offsets of the text now with
@@ -76,7 +82,7 @@ export class ServerProposals {
   accept(room: string, id: string, user: string): Promise<AcceptedProposal | null> {
     checkRoom(room)
     checkAuthor({ user, time: 0 })
-    return this.rooms.withRoom(room, (opened) => acceptIn(opened, id, user))
+    return this.rooms.withRoom(room, (opened) => acceptIn(opened, id, user, this.log))
   }
 
   /**
