@@ -140,7 +140,11 @@ export class ServerPrograms {
     connection.doc.on('afterTransaction', (transaction: Y.Transaction) => {
       // What came from the room is not the program's; nor is a change beside the text (a
       // proposal it made: that becomes its change once a person accepts it).
-      if (transaction.origin === connection || !transaction.changed.has(text)) return
+      if (
+        transaction.origin === connection ||
+        !(transaction.changed as Map<unknown, unknown>).has(text)
+      )
+        return
       try {
         const { inserted, deleted } = idsOfTransaction(transaction)
         const now = Date.now()
