@@ -113,6 +113,15 @@ export const MAX_USER_ID_LENGTH = 256
 const COLOR = /^#[0-9a-fA-F]{3,8}$|^[a-z]+$|^(rgb|hsl)a?\([0-9., %]+\)$/
 
 /**
+ * Whether `value` is a colour a peer's user may carry: a CSS hex, name, rgb() or hsl()
+ * colour, nothing that could reach beyond a colour in a style.
+ *
+ * @example isUserColor('#1a7f7a') // => true
+ */
+export const isUserColor = (value: unknown): value is string =>
+  typeof value === 'string' && value.length <= 64 && COLOR.test(value)
+
+/**
  * A peer's user from its awareness state, with safe defaults for missing or odd fields (a
  * name is cut to 100 characters, an id to `MAX_USER_ID_LENGTH`; a color must be a CSS hex,
  * name, rgb() or hsl() color).

@@ -20,6 +20,7 @@ export {
   type AwarenessFields,
   type AwarenessSelection,
   type AwarenessUser,
+  isUserColor,
   MAX_REMOTE_SELECTIONS,
   MAX_USER_ID_LENGTH,
   type RelativeSelection,

@@ -113,6 +113,37 @@ describe('program changes over HTTP', () => {
     expect((await request(port, 'doc')).body.text).toBe('>> Hello brave world')
   })
 
+  it('shows a program by the name and colour a change gives, and refuses odd ones', async () => {
+    const { port, url } = await servers.start(tokenAuth(SECRET))
+    const ada = servers.client(url, 'doc', { token: token('ada') })
+    await ada.synced()
+    const changed = await request(port, 'doc/changes', {
+      user: 'fixer-bot',
+      body: { changes: [{ from: 0, insert: 'Hi' }], name: 'Fixer', color: '#7c3aed' },
+    })
+    expect(changed.status).toBe(200)
+    const userOf = () =>
+      [...ada.provider.awareness.getStates().values()].find((s) => s.user?.id === 'fixer-bot')?.user
+    await vi.waitFor(
+      () =>
+        expect(userOf()).toEqual({ name: 'Fixer', color: '#7c3aed', id: 'fixer-bot', agent: true }),
+      WAIT,
+    )
+    for (const look of [
+      { name: '' },
+      { name: 'n'.repeat(101) },
+      { color: 'url(javascript:alert(1))' },
+      { color: 7 },
+    ]) {
+      const refused = await request(port, 'doc/changes', {
+        user: 'fixer-bot',
+        body: { changes: [{ from: 0, insert: 'x' }], ...look },
+      })
+      expect(refused.status, JSON.stringify(look)).toBe(400)
+    }
+    expect((await request(port, 'doc')).body.text).toBe('Hi')
+  })
+
   it("undoes a program's change and keeps what people typed inside and around it", async () => {
     const { port, url } = await servers.start(tokenAuth(SECRET))
     const ada = servers.client(url, 'doc', { token: token('ada') })

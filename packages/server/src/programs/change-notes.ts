@@ -5,11 +5,13 @@
  *   change takes (see change-specs.ts), in the text as it is after the change; `to` defaults
  *   to `from` (a caret), and may come before `from` (the caret at the start). It shows as the
  *   program's presence in the room (see program-presence.ts).
- * - `"message": "…"`: what the change is, in a few words, kept in the room's change log (cut
- *   to `MAX_CHANGE_MESSAGE_LENGTH`).
+ * - `"message": "…"`: what the change is, in a few words, kept in the room's change log (at
+ *   most `MAX_CHANGE_MESSAGE_LENGTH` characters).
+ * - `"name"` and `"color"`: how people see the program (default: its user id, a teal caret).
  *
  * @module
  */
+import { isUserColor } from '@tandem/protocol'
 import * as Y from 'yjs'
 import { ApiError } from '../http-api.js'
 import { MAX_CHANGE_MESSAGE_LENGTH } from './change-log.js'
@@ -24,13 +26,20 @@ export interface SelectionSpec {
   readonly to: PositionSpec
 }
 
-/** The selection and message of a change request. */
+/** The selection and message of a change request, and how the program shows. */
 export interface ChangeNotes {
   /** The selection to show, or null. */
   readonly selection: SelectionSpec | null
   /** The message, or null. */
   readonly message: string | null
+  /** The name people see the program by, or null for its user id. */
+  readonly name: string | null
+  /** The colour of its caret, a CSS colour, or null for the default. */
+  readonly color: string | null
 }
+
+/** The longest name a program may show by. */
+export const MAX_PROGRAM_NAME_LENGTH = 100
 
 /**
  * The `selection` and `message` of a request body, checked; throws an `ApiError` (400)
@@ -39,7 +48,22 @@ export interface ChangeNotes {
  * @example parseChangeNotes({ changes: [], selection: { from: 3 }, message: 'Fix typo' })
  */
 export const parseChangeNotes = (body: unknown): ChangeNotes => {
-  const { selection, message } = (body ?? {}) as { selection?: unknown; message?: unknown }
+  const { selection, message, name, color } = (body ?? {}) as {
+    selection?: unknown
+    message?: unknown
+    name?: unknown
+    color?: unknown
+  }
+  if (
+    name !== undefined &&
+    name !== null &&
+    (typeof name !== 'string' || name.trim() === '' || name.length > MAX_PROGRAM_NAME_LENGTH)
+  ) {
+    throw new ApiError(400, `name must be 1 to ${MAX_PROGRAM_NAME_LENGTH} characters`)
+  }
+  if (color !== undefined && color !== null && !isUserColor(color)) {
+    throw new ApiError(400, 'color must be a CSS hex, name, rgb() or hsl() colour')
+  }
   if (message !== undefined && message !== null && typeof message !== 'string') {
     throw new ApiError(400, 'message must be a string')
   }
@@ -55,7 +79,12 @@ export const parseChangeNotes = (body: unknown): ChangeNotes => {
     const [spec] = renamed(() => parseChanges({ changes: [{ from, to: to ?? from }] }))
     parsed = { from: spec!.from, to: spec!.to! }
   }
-  return { selection: parsed, message: typeof message === 'string' ? message : null }
+  return {
+    selection: parsed,
+    message: typeof message === 'string' ? message : null,
+    name: typeof name === 'string' ? name : null,
+    color: typeof color === 'string' ? color : null,
+  }
 }
 
 /**

@@ -28,6 +28,14 @@ export interface RoomHolder {
   release(room: Room): void
 }
 
+/** How a program shows: its name and caret colour (defaults: its user id, a teal). */
+export interface ProgramLook {
+  /** The name people see. */
+  readonly name?: string | null
+  /** The caret's CSS colour. */
+  readonly color?: string | null
+}
+
 /** A selection to show: its anchor and its head (the caret). */
 export interface ShownSelection {
   /** The end that stays put. */
@@ -65,7 +73,12 @@ export class ProgramPresences {
    *
    * @example await presences.show('notes', 'bot', null)
    */
-  async show(room: string, user: string, selection: ShownSelection | null): Promise<void> {
+  async show(
+    room: string,
+    user: string,
+    selection: ShownSelection | null,
+    look: ProgramLook = {},
+  ): Promise<void> {
     if (this.disposed) return
     const key = `${room}\u0000${user}`
     let shown = this.shown.get(key)
@@ -88,7 +101,7 @@ export class ProgramPresences {
     shown.clock += 1
     const json = selection === null ? null : selectionJSON(selection)
     const state = {
-      user: { name: user, color: '#1a7f7a', id: user, agent: true },
+      user: { name: look.name ?? user, color: look.color ?? '#1a7f7a', id: user, agent: true },
       cursor: json,
       selections: json === null ? null : [json],
     }

@@ -53,7 +53,7 @@ export const recordProgramChange = (
         inserted.size === 0 && deleted.length === 0
           ? null
           : programs.log.record(room.name, { user, message: notes.message, inserted, deleted })
-      await programs.presences.show(room.name, user, selection)
+      await programs.presences.show(room.name, user, selection, notes)
       return change?.id ?? null
     },
   }

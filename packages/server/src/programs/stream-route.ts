@@ -9,7 +9,8 @@
  * Where it starts: `?at=<offset>`, `?line=<line>&column=<column>` (0-based), or
  * `?anchor=<relative position JSON>`; the end of the text by default. `?message=` says what the
  * stream is, for the room's change log, where the whole stream is one change (see
- * change-log.ts); while it types, its caret shows as the program's presence.
+ * change-log.ts); while it types, its caret shows as the program's presence, named `?name=`
+ * and coloured `?color=` when given.
  *
  * @module
  */
@@ -20,7 +21,7 @@ import { idsOfUpdate } from '../history/update-ids.js'
 import { ApiError, type ApiRoute } from '../http-api.js'
 import type { Room } from '../room.js'
 import type { LoggedChange } from './change-log.js'
-import { parseChangeNotes } from './change-notes.js'
+import { type ChangeNotes, parseChangeNotes } from './change-notes.js'
 import { type PositionSpec, parseChanges, resolveChanges } from './change-specs.js'
 import type { ServerPrograms } from './server-programs.js'
 
@@ -72,14 +73,18 @@ export const streamRoute = (rooms: RoomAccess, programs: ServerPrograms): ApiRou
     // Checked before anything is typed: a bad start is a 400 with nothing changed.
     const spec = start === null ? null : parseChanges({ changes: [{ from: start }] })[0]!
     const user = authorization.user ?? ANONYMOUS_AUTHOR
-    const { message } = parseChangeNotes({ message: query.get('message') ?? undefined })
+    const notes = parseChangeNotes({
+      message: query.get('message') ?? undefined,
+      name: query.get('name') ?? undefined,
+      color: query.get('color') ?? undefined,
+    })
     return rooms.withRoom(room, async (opened) => {
       const stream = new TypedStream(
         opened,
         user,
         (text) => (spec === null ? text.length : resolveChanges(text, [spec])[0]!.from),
         programs,
-        message,
+        notes,
       )
       const decoder = new TextDecoder()
       let bytes = 0
@@ -117,7 +122,7 @@ class TypedStream {
     private readonly user: string,
     private readonly startIn: (text: Y.Text) => number,
     private readonly programs: ServerPrograms,
-    private readonly message: string | null,
+    private readonly notes: ChangeNotes,
   ) {}
 
   async type(piece: string): Promise<void> {
@@ -137,7 +142,7 @@ class TypedStream {
     if (this.logged === null) {
       this.logged = this.programs.log.record(this.room.name, {
         user: this.user,
-        message: this.message,
+        message: this.notes.message,
         inserted,
         deleted: [],
       })
@@ -145,7 +150,12 @@ class TypedStream {
       this.programs.log.addInserted(this.logged, inserted)
     }
     const caret = this.caret!
-    await this.programs.presences.show(this.room.name, this.user, { anchor: caret, head: caret })
+    await this.programs.presences.show(
+      this.room.name,
+      this.user,
+      { anchor: caret, head: caret },
+      this.notes,
+    )
   }
 
   /** What was typed, and where it is in the room's text now. */
