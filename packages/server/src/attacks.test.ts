@@ -8,7 +8,7 @@ import type { IncomingMessage } from 'node:http'
 import { MessageType } from '@tandem/protocol'
 import { describe, expect, it, vi } from 'vitest'
 import * as Y from 'yjs'
-import { type Authorize, AuthRefusal } from './tandem-server.js'
+import { type Authorize, AuthRefusal } from './server-options.js'
 import {
   askForAwareness,
   askForDocument,

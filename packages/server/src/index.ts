@@ -123,6 +123,14 @@ export {
   type RelaySubscription,
 } from './scale/relay.js'
 export { type AwarenessRefusalCause, type RefusalCause, ServerMetrics } from './server-metrics.js'
+export {
+  type Authorization,
+  type Authorize,
+  type AuthorizeToken,
+  AuthRefusal,
+  type Logger,
+  type TandemServerOptions,
+} from './server-options.js'
 export { type SendBounds, UNREAD_REASON } from './socket-peer.js'
 export { StaticSite } from './static-site.js'
 export {
@@ -144,13 +152,4 @@ export {
 } from './storage/document-store.js'
 export { PostgresStore, type PostgresStoreOptions } from './storage/postgres-store.js'
 export { SqliteStore } from './storage/sqlite-store.js'
-export {
-  type Authorization,
-  type Authorize,
-  type AuthorizeToken,
-  AuthRefusal,
-  type Logger,
-  ROOM_PATH,
-  TandemServer,
-  type TandemServerOptions,
-} from './tandem-server.js'
+export { ROOM_PATH, TandemServer } from './tandem-server.js'

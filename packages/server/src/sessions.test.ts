@@ -13,6 +13,7 @@ import * as encoding from 'lib0/encoding'
 import { afterAll, afterEach, describe, expect, it, vi } from 'vitest'
 import { WebSocket } from 'ws'
 import * as Y from 'yjs'
+import { type Authorize, AuthRefusal } from './server-options.js'
 import {
   MAX_CACHED_SESSIONS,
   RoomSessions,
@@ -20,7 +21,7 @@ import {
   SESSION_WRITES_PER_SECOND,
 } from './sessions.js'
 import { SqliteStore } from './storage/sqlite-store.js'
-import { type Authorize, AuthRefusal, TandemServer } from './tandem-server.js'
+import { TandemServer } from './tandem-server.js'
 import { openClient, type StockClient } from './testing/clients.js'
 
 const WAIT = { timeout: 10_000, interval: 10 }

@@ -12,7 +12,6 @@ import {
   messageTypeOf,
   readTokenMessage,
   TOKEN_EXPIRED_REASON,
-  type UndoHistoryLimits,
   UPGRADE_PROBE_ACCEPT,
 } from '@tandem/protocol'
 import * as decoding from 'lib0/decoding'
@@ -20,7 +19,6 @@ import { type WebSocket, WebSocketServer } from 'ws'
 import { ConnectionAccess, checkAccess } from './connection-access.js'
 import { ConnectionLimits, clientAddress, type LimitRefusal } from './connection-limits.js'
 import { historyRoutes } from './history/history-api.js'
-import type { VersionOptions } from './history/room-versions.js'
 import { type RoomAccess, ServerHistory } from './history/server-history.js'
 import { HttpApi } from './http-api.js'
 import { METRICS_CONTENT_TYPE } from './metrics.js'
@@ -34,7 +32,7 @@ import { changeLogRoutes } from './programs/change-log-routes.js'
 import { DirectConnection, type OpenDocumentOptions } from './programs/direct-connection.js'
 import { documentRoutes } from './programs/document-routes.js'
 import { proposalRoutes } from './programs/proposal-routes.js'
-import { ServerPrograms, type ServerProgramsOptions } from './programs/server-programs.js'
+import { ServerPrograms } from './programs/server-programs.js'
 import { ServerProposals } from './programs/server-proposals.js'
 import { streamRoute } from './programs/stream-route.js'
 import {
@@ -44,162 +42,20 @@ import {
   type RateLimits,
   rateLimitsWithDefaults,
 } from './rate-limit.js'
-import { CloseCode, type Peer, type Role, type Room } from './room.js'
-import { type AwarenessStateLimits, awarenessLimitsWithDefaults } from './room-awareness.js'
+import { CloseCode, type Peer, type Room } from './room.js'
+import { awarenessLimitsWithDefaults } from './room-awareness.js'
 import { RoomRegistry } from './rooms.js'
-import type { Relay } from './scale/relay.js'
-import { type RefusalCause, ServerMetrics } from './server-metrics.js'
+import { ServerMetrics } from './server-metrics.js'
+import {
+  type Authorization,
+  AuthRefusal,
+  type Logger,
+  type TandemServerOptions,
+} from './server-options.js'
 import { type SendBounds, SocketPeer, sendBoundsWithDefaults } from './socket-peer.js'
-import type { StaticSite } from './static-site.js'
-import { checkAuthor, checkRoom, type DocumentStore } from './storage/document-store.js'
+import { checkAuthor, checkRoom } from './storage/document-store.js'
 import { undoHistoryLimitsWithDefaults } from './undo-histories.js'
-
-/** What a connection may do, who it is, and until when. */
-export interface Authorization {
-  /** `write` may change the document, `read` only follows it. */
-  readonly role: Role
-  /** The user's id, for sessions and logs. */
-  readonly user?: string
-  /**
-   * When the access ends, in milliseconds since the epoch (a token's `exp` times 1000): the
-   * server then closes the connection with 4401 `token expired`, unless its client handed over
-   * a fresh token first (see `authorizeToken`). Without it, access lasts as long as the
-   * connection.
-   */
-  readonly expiresAt?: number
-}
-
-/** Thrown by an `authorize` hook to refuse a connection with an HTTP status and a reason. */
-export class AuthRefusal extends Error {
-  /** Always `'AuthRefusal'`. */
-  override readonly name = 'AuthRefusal'
-
-  constructor(
-    /** 401 when the client should log in, 403 when it may not enter. */
-    readonly status: 401 | 403,
-    /** Sent to the client with the status. */
-    readonly reason: string,
-  ) {
-    super(reason)
-  }
-}
-
-/**
- * Decides whether `request` may open `room`: returns its authorization, or throws an
- * `AuthRefusal`. Without a hook every connection may write.
- */
-export type Authorize = (
-  request: IncomingMessage,
-  room: string,
-) => Authorization | Promise<Authorization>
-
-/**
- * Decides what a token handed over on an open connection of `room` allows (a message of type
- * `MessageType.token`): returns its authorization, or throws an `AuthRefusal` (the connection
- * is then closed with 4000 plus its status, 4401 or 4403, and its reason).
- */
-export type AuthorizeToken = (token: string, room: string) => Authorization | Promise<Authorization>
-
-/** Something that logs, as pino does. */
-export interface Logger {
-  /** Logs something worth knowing in normal operation. */
-  info(fields: object, message?: string): void
-  /** Logs a problem the server survived, such as a client refused or closed. */
-  warn(fields: object, message?: string): void
-  /** Logs a failure, such as storage that could not be written. */
-  error(fields: object, message?: string): void
-  /** Logs detail for debugging. */
-  debug(fields: object, message?: string): void
-}
-
-/** Options of `TandemServer`. */
-export interface TandemServerOptions {
-  /** Where the rooms' documents and sessions are kept. */
-  readonly store: DocumentStore
-  /** Decides who may connect and with which role; without it everyone may write. */
-  readonly authorize?: Authorize
-  /**
-   * Checks a fresh token a client hands over on its open connection (see `tokenAuth`, which
-   * gives this hook and `authorize` together). The fresh token must be for the connection's
-   * user; its role and expiry replace the connection's. Without this hook such messages are
-   * ignored, and a connection keeps the access it opened with.
-   */
-  readonly authorizeToken?: AuthorizeToken
-  /** Largest message accepted, in bytes (default 32 MiB); a larger one closes its connection. */
-  readonly maxMessageBytes?: number
-  /** How long an empty room stays in memory (default 30 s). */
-  readonly idleUnloadMs?: number
-  /** How often connections are pinged; one that missed the last pong is dropped (default 30 s). */
-  readonly pingIntervalMs?: number
-  /** Compact a room's log once it holds this many updates (default 500). */
-  readonly compactAfterUpdates?: number
-  /**
-   * Shares rooms with other instances (see `RedisRelay`); they must use the same store.
-   * The server does not close it: whoever made it does, after `close()`.
-   */
-  readonly relay?: Relay
-  /** Connections open at once on one room (default 1000); more are refused with 503. */
-  readonly maxConnectionsPerRoom?: number
-  /** Connections open at once from one client address (default 100); more are refused with 429. */
-  readonly maxConnectionsPerIp?: number
-  /**
-   * Take the client address from the last `X-Forwarded-For` entry, for a server behind one
-   * reverse proxy (default false: the socket's peer address).
-   */
-  readonly trustProxy?: boolean
-  /**
-   * How long a request's headers may take to arrive, from the moment its socket connects, in
-   * milliseconds (default 10 s; `Infinity` for no bound). A slower socket is answered 408 and
-   * closed, within a second of the bound.
-   */
-  readonly headersTimeoutMs?: number
-  /**
-   * Sockets one client address may hold open before they become WebSocket connections (their
-   * upgrade request not arrived yet, or plain HTTP connections kept alive); default 50. One
-   * more is destroyed at once. Not applied with `trustProxy`, where every socket comes from
-   * the proxy.
-   */
-  readonly maxPendingSocketsPerIp?: number
-  /** Per-connection rate limits (see `RateLimits` for the defaults); over one closes with 1008. */
-  readonly rateLimits?: RateLimits
-  /**
-   * How many bytes sent to a connection may wait unread (see `SendBounds`): past `pauseAt`
-   * (default 1 MiB) it is not read and replies wait, past `closeAt` (default 16 MiB) it is
-   * closed with 1008.
-   */
-  readonly sendBuffer?: SendBounds
-  /** Bounds on awareness states (see `DEFAULT_AWARENESS_LIMITS`); a state over one closes its sender. */
-  readonly awarenessLimits?: Partial<AwarenessStateLimits>
-  /** Read-only connections' awareness (carets, names) is neither applied nor shown (default false). */
-  readonly hideReadOnlyPresence?: boolean
-  /**
-   * Bytes of a room's updates that may wait for the store (default 64 MiB): past it, the
-   * store counts as failed for that room (its connections are closed with 1011).
-   */
-  readonly maxUnstoredBytes?: number
-  /**
-   * When rooms make versions by themselves (after a pause, at an interval) and how long the
-   * automatic ones are kept; see docs/history.md. Named versions are always kept.
-   */
-  readonly versions?: VersionOptions
-  /** The name of each room's Y.Text, for attribution and versions (default `"text"`). */
-  readonly textName?: string
-  /**
-   * Caps on each user's undo history per room (default `DEFAULT_UNDO_HISTORY_LIMITS` of
-   * `@tandem/protocol`: 500 steps, 512 KiB): a history over them loses its oldest steps.
-   */
-  readonly undoHistoryLimits?: Partial<UndoHistoryLimits>
-  /** The program change log's bounds and HTTP programs' presence (see `ServerProgramsOptions`). */
-  readonly programs?: ServerProgramsOptions
-  /**
-   * A web app to serve over plain HTTP (see `StaticSite`). With it, rooms move under
-   * `ROOM_PATH` (`ws://host/ws/<room>`), every other path is the app's, and `GET /ws/` lists
-   * the stored rooms as JSON (`{"rooms": [...]}`) unless an `authorize` hook is set.
-   */
-  readonly site?: StaticSite
-  /** Where the server logs (nowhere unless given). */
-  readonly logger?: Logger
-}
+import { causeOf, pathOf, Refusal, refuseUpgrade, roomOf, STATUS_TEXT } from './upgrade-requests.js'
 
 /** Where rooms are when the server also serves a web app: `ws://host/ws/<room>`. */
 export const ROOM_PATH = '/ws/'
@@ -773,78 +629,3 @@ export class TandemServer {
 
 /** The WebSocket close code of a failure of the server itself. */
 const INTERNAL_ERROR = 1011
-
-/** A refusal that is not about auth: a bad URL, a failure of the server. */
-class Refusal {
-  constructor(
-    readonly status: number,
-    readonly reason: string,
-  ) {}
-}
-
-const STATUS_TEXT: Record<number, string> = {
-  400: 'Bad Request',
-  401: 'Unauthorized',
-  403: 'Forbidden',
-  408: 'Request Timeout',
-  431: 'Request Header Fields Too Large',
-  429: 'Too Many Requests',
-  500: 'Internal Server Error',
-  503: 'Service Unavailable',
-}
-
-/** The `reason` label a refusal is counted under. */
-const causeOf = (refusal: AuthRefusal | Refusal | LimitRefusal): RefusalCause => {
-  if (!(refusal instanceof AuthRefusal || refusal instanceof Refusal)) return refusal.cause
-  const byStatus: Record<number, RefusalCause> = {
-    400: 'bad_request',
-    401: 'unauthorized',
-    403: 'forbidden',
-    503: 'shutting_down',
-  }
-  return byStatus[refusal.status] ?? 'error'
-}
-
-/** The path of a request's URL, or null when the URL does not parse. */
-const pathOf = (request: IncomingMessage): string | null => {
-  try {
-    return new URL(request.url ?? '/', 'http://localhost').pathname
-  } catch {
-    return null
-  }
-}
-
-const refuseUpgrade = (socket: Duplex, status: number, reason: string): void => {
-  const body = Buffer.from(reason)
-  socket.end(
-    `HTTP/1.1 ${status} ${STATUS_TEXT[status] ?? 'Error'}\r\n` +
-      'Content-Type: text/plain; charset=utf-8\r\n' +
-      `Content-Length: ${body.length}\r\nConnection: close\r\n\r\n${reason}`,
-  )
-}
-
-/**
- * The room a request's path names after `prefix` (URL-decoded), or why it names none: the
- * store's own rule (`checkRoom`) decides, so a name refused here is one no store would take.
- */
-const roomOf = (
-  request: IncomingMessage,
-  prefix: string,
-): { room: string } | { reason: string } => {
-  const path = pathOf(request)
-  if (path === null || !path.startsWith(prefix) || path.length === prefix.length) {
-    return { reason: `the URL path must name a room: ${prefix}<room>` }
-  }
-  let room: string
-  try {
-    room = decodeURIComponent(path.slice(prefix.length))
-  } catch {
-    return { reason: 'the room name in the URL path is not valid percent-encoding' }
-  }
-  try {
-    checkRoom(room)
-  } catch (error) {
-    return { reason: error instanceof Error ? error.message : String(error) }
-  }
-  return { room }
-}

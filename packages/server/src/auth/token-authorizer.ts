@@ -10,7 +10,7 @@ import {
   type Authorize,
   type AuthorizeToken,
   AuthRefusal,
-} from '../tandem-server.js'
+} from '../server-options.js'
 import { checkMaxLifetime, checkSecret, roomMatches, TokenError, verifyToken } from './tokens.js'
 
 /** Options of `tokenAuthorizer` and `tokenAuth`. */

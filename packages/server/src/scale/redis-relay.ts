@@ -12,7 +12,7 @@ import { randomUUID } from 'node:crypto'
 import { Redis, type RedisOptions } from 'ioredis'
 import * as decoding from 'lib0/decoding'
 import * as encoding from 'lib0/encoding'
-import type { Logger } from '../tandem-server.js'
+import type { Logger } from '../server-options.js'
 import { type Relay, RelayKind, type RelayListener, type RelaySubscription } from './relay.js'
 
 /** How to reach Redis, for `RedisRelay.connect`. */

@@ -6,8 +6,9 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, afterEach } from 'vitest'
+import type { TandemServerOptions } from '../server-options.js'
 import { SqliteStore } from '../storage/sqlite-store.js'
-import { TandemServer, type TandemServerOptions } from '../tandem-server.js'
+import { TandemServer } from '../tandem-server.js'
 import { openClient, type StockClient } from './clients.js'
 
 /** A running test server. */
