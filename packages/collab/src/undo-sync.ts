@@ -8,7 +8,8 @@
  * while this editor has made no step of its own, the answer (or, offline, the copy in
  * IndexedDB) becomes its history once the document has synced, so ctrl-z undoes what the user
  * did before the reload or on the other device. A copy in IndexedDB that the server has not had
- * yet (steps made offline) goes to the server instead of being replaced by its answer.
+ * yet (steps made offline) goes to the server instead of being replaced by its answer; so does
+ * any answer to a request made before a save: the server holds this editor's history since.
  */
 import type { TextEditor } from '@tandem/editor'
 import {
@@ -63,6 +64,11 @@ export class UndoHistorySync {
   private unsent = false
   /** The history came from IndexedDB and the server has not had it. */
   private offlineOnly = false
+  /**
+   * A save went to the server after the last request: the answer to that request is older
+   * than what the server now holds, which is this editor's own history.
+   */
+  private savedSinceRequest = false
   /** Loading a saved history: its change event is not a step of the editor's. */
   private loading = false
   private destroyed = false
@@ -88,11 +94,11 @@ export class UndoHistorySync {
 
   /**
    * The socket opened: asks for the user's history, and sends what changed while it was
-   * closed. The answer cannot undo a save sent after the request: it is taken only while
-   * the editor has no steps of its own, and a save is only made of such steps (or of an
-   * offline copy the server has not had, which the answer does not replace either).
+   * closed. The answer cannot undo a save sent after the request: it is taken only while the
+   * editor has no steps of its own and no save went out since the request.
    */
   connected(): void {
+    this.savedSinceRequest = false
     this.send(undoHistoryRequest(this.user))
     if (this.unsent) this.save()
   }
@@ -101,11 +107,10 @@ export class UndoHistorySync {
   received(message: UndoHistoryMessage): void {
     if (message.kind !== UndoHistoryKind.answer) return
     const { history } = message
-    if (history !== null && !this.ownSteps && !this.offlineOnly) {
+    const current = () => !this.ownSteps && !this.offlineOnly && !this.savedSinceRequest
+    if (history !== null && current()) {
       void this.whenProviderSynced().then(() => {
-        if (!this.ownSteps && !this.offlineOnly && !this.destroyed && this.load(history)) {
-          this.loadedFromServer = true
-        }
+        if (current() && !this.destroyed && this.load(history)) this.loadedFromServer = true
       })
     }
   }
@@ -144,6 +149,7 @@ export class UndoHistorySync {
     if (sent) {
       this.unsent = false
       this.offlineOnly = false
+      this.savedSinceRequest = true
     }
     const copy: StoredCopy = { history: bytes, sent }
     void this.persistence?.set(this.key(), copy as never).catch(() => {})
