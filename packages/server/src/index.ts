@@ -83,6 +83,7 @@ export {
 export {
   MAX_PROGRAM_PRESENCES_PER_ROOM,
   PROGRAM_PRESENCE_TTL_MS,
+  type RoomHolder,
 } from './programs/program-presence.js'
 export {
   type AcceptedProposal,

@@ -33,6 +33,7 @@ export interface ProposeOptions {
  * @example const waiting = await server.proposals.list('notes')
  */
 export class ServerProposals {
+  /** @internal Made by the server, with its rooms and the log of programs' changes. */
   constructor(
     private readonly rooms: RoomAccess,
     /** Where accepted proposals are logged as their programs' changes, to undo like any. */
