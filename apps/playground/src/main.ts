@@ -128,11 +128,12 @@ const open = (address: PageAddress): void => {
   const cleanups = [
     () => softWrap.dispose(),
     () => viewport.dispose(),
-    showPresence(connection.awareness, ui.people, {
-      control: connection,
-      bar: ui.following,
-      notify: (text) => notify(text),
-    }),
+    showPresence(
+      connection.awareness,
+      ui.people,
+      { control: connection, bar: ui.following, notify: (text) => notify(text) },
+      { undoLast: (user) => connection.programs.undoLast(user), notify: (text) => notify(text) },
+    ),
     showSaved(connection, ui.saved),
     bindLanguagePicker(ui.language, connection.doc, (id) => editor.setGrammar(id)),
     () => suggestions.dispose(),

@@ -15,6 +15,16 @@ export interface Present {
   readonly self: boolean
   /** A program (its awareness user says `agent: true`), shown with an "agent" badge. */
   readonly agent: boolean
+  /** The user id its awareness names, or null. */
+  readonly id: string | null
+}
+
+/** Undoing a program's last change, as a connection's `programs` offers it. */
+export interface ProgramUndo {
+  /** Undoes the last change of the program with user id `user` not undone yet. */
+  undoLast(user: string): Promise<unknown>
+  /** Says how it went. */
+  readonly notify: (text: string) => void
 }
 
 /** What a subscription returns. */
@@ -50,7 +60,9 @@ export interface FollowState {
 export const presentPeople = (awareness: Awareness): Present[] => {
   const people: Present[] = []
   for (const [clientId, state] of awareness.getStates()) {
-    const user = (state as { user?: { name?: unknown; color?: unknown; agent?: unknown } }).user
+    const user = (
+      state as { user?: { name?: unknown; color?: unknown; agent?: unknown; id?: unknown } }
+    ).user
     if (typeof user?.name !== 'string') continue
     people.push({
       clientId,
@@ -58,6 +70,7 @@ export const presentPeople = (awareness: Awareness): Present[] => {
       color: typeof user.color === 'string' ? user.color : '#64748b',
       self: clientId === awareness.clientID,
       agent: user.agent === true,
+      id: typeof user.id === 'string' ? user.id : null,
     })
   }
   return people.sort(
@@ -79,6 +92,7 @@ export const renderPeople = (
   list: HTMLElement,
   people: readonly Present[],
   follow?: FollowState,
+  programs?: ProgramUndo,
 ): void => {
   const nameOf = new Map(people.map((person) => [person.clientId, person.name]))
   const items = people.map((person) => {
@@ -110,6 +124,13 @@ export const renderPeople = (
       badge.className = 'person-agent'
       badge.textContent = 'agent'
       item.append(badge)
+      const id = person.id
+      if (programs !== undefined && id !== null) {
+        const actions = document.createElement('span')
+        actions.className = 'person-actions'
+        actions.append(undoButton(person.name, id, programs))
+        item.append(actions)
+      }
     }
     if (person.self) {
       const you = document.createElement('span')
@@ -127,6 +148,31 @@ export const renderPeople = (
     return item
   })
   list.replaceChildren(...items)
+}
+
+/** A button that undoes the last change of program `user` (named `name`), as this user. */
+const undoButton = (name: string, user: string, programs: ProgramUndo): HTMLButtonElement => {
+  const button = document.createElement('button')
+  button.type = 'button'
+  button.className = 'person-undo'
+  button.textContent = 'Undo last change'
+  button.title = `Undo ${name}’s last change`
+  button.addEventListener('click', () => {
+    button.disabled = true
+    programs
+      .undoLast(user)
+      .then(
+        () => programs.notify(`Undid ${name}’s last change.`),
+        (error: unknown) =>
+          programs.notify(
+            `Could not undo ${name}’s last change: ${error instanceof Error ? error.message : error}`,
+          ),
+      )
+      .finally(() => {
+        button.disabled = false
+      })
+  })
+  return button
 }
 
 /** Why following stopped, as the notice says it. */
@@ -166,13 +212,15 @@ const renderFollowing = (bar: HTMLElement, name: string | null, stop: () => void
 }
 
 /**
- * Keeps `list` showing who is in `awareness`'s document (and, with `follow`, who follows whom)
- * until the returned function is called.
+ * Keeps `list` showing who is in `awareness`'s document (and, with `follow`, who follows whom;
+ * with `programs`, a button to undo each program's last change) until the returned function is
+ * called.
  */
 export const showPresence = (
   awareness: Awareness,
   list: HTMLElement,
   follow?: FollowDisplay,
+  programs?: ProgramUndo,
 ): (() => void) => {
   /** The names of everyone seen, so that a notice can name someone who has just left. */
   const names = new Map<number, string>()
@@ -198,7 +246,7 @@ export const showPresence = (
     shown = key
     const focused = list.ownerDocument.activeElement?.closest<HTMLElement>('.person')
     const focusedId = focused && list.contains(focused) ? focused.dataset.clientId : undefined
-    renderPeople(list, people, follows)
+    renderPeople(list, people, follows, programs)
     if (focusedId !== undefined) {
       list.querySelector<HTMLElement>(`.person[data-client-id="${focusedId}"] button`)?.focus()
     }

@@ -2,9 +2,8 @@
 /**
  * A program at work in the built playground, in real Chromium, served by a real server over
  * SQLite behind tokens: it types an answer over HTTP a piece at a time, and Ada watches it
- * appear at its caret (marked as an agent), types elsewhere meanwhile and follows it; then it
- * proposes a change, and Ada sees the suggestion in her view and accepts it. Screenshots go to
- * `artifacts/playground/`.
+ * appear at its caret (marked as an agent) and follows it; then she undoes its answer from the
+ * list of who is here. Screenshots go to `artifacts/playground/`.
  */
 import { randomBytes } from 'node:crypto'
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs'
@@ -212,5 +211,17 @@ describe('a program in the playground', () => {
     expect(answer.typed).toBe(
       'Answer: the plan has three steps, 日本語で一つ、and one 🎉 more.'.length,
     )
+
+    // Ada overrules the program: its last change (the whole answer) goes, as her own change.
+    await page.locator('.person', { hasText: 'assistant' }).locator('.person-undo').click()
+    await vi.waitFor(async () => expect(await rowText(page, ROWS)).toBe(''), WAIT)
+    const stored = (await (await api(encodeURIComponent(room), 'ada')).json()) as { text: string }
+    expect(stored.text).toBe(TEXT)
+    await vi.waitFor(
+      async () =>
+        expect(await page.textContent('#notice')).toContain('Undid assistant’s last change'),
+      WAIT,
+    )
+    await page.screenshot({ path: `${ARTIFACTS}agent-change-undone.png` })
   })
 })
