@@ -95,8 +95,9 @@ export const parseChangeNotes = (body: unknown): ChangeNotes => {
  * @example resolveSelection(text, { from: 0, to: 4 })
  */
 export const resolveSelection = (text: Y.Text, selection: SelectionSpec): ShownSelection => {
+  const content = text.toString()
   const offset = (position: PositionSpec) =>
-    renamed(() => resolveChanges(text, [{ from: position }]))[0]!.from
+    renamed(() => resolveChanges(text, [{ from: position }], content))[0]!.from
   const anchor = offset(selection.from)
   const head = offset(selection.to)
   const at = (index: number, isEnd: boolean) =>

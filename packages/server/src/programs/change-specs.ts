@@ -90,8 +90,12 @@ export const parseChanges = (body: unknown): ChangeSpec[] => {
  *
  * @example resolveChanges(doc.getText('text'), parseChanges(body))
  */
-export const resolveChanges = (text: Y.Text, specs: readonly ChangeSpec[]): ResolvedChange[] => {
-  const content = text.toString()
+export const resolveChanges = (
+  text: Y.Text,
+  specs: readonly ChangeSpec[],
+  /** The text's content, when the caller has read it already (reading it walks the text). */
+  content: string = text.toString(),
+): ResolvedChange[] => {
   let lineStarts: number[] | null = null
   const offsetOf = (position: PositionSpec, what: string): number => {
     if (typeof position === 'number') {

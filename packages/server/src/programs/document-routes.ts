@@ -105,8 +105,10 @@ export const documentRoutes = (rooms: RoomAccess, programs: ServerPrograms): Api
             let applied: ResolvedChange[] = []
             const record = recordProgramChange(programs, opened, userOf(request), notes)
             const update = await opened.change(userOf(request), (text) => {
-              applied = resolveChanges(text, specs)
-              record.before(text, applied)
+              // Read once: resolving the changes and keeping what they delete both need it.
+              const content = text.toString()
+              applied = resolveChanges(text, specs, content)
+              record.before(text, applied, content)
               applyChanges(text, applied)
               record.after(text)
             })

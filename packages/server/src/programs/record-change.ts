@@ -16,8 +16,15 @@ import { deletedBy } from './undo-change.js'
 
 /** The moments of one change, in order; see `recordProgramChange`. */
 export interface ChangeRecorder {
-  /** The changes (sorted offsets of `text` as it is) are about to be applied. */
-  before(text: Y.Text, changes: readonly { readonly from: number; readonly to: number }[]): void
+  /**
+   * The changes (sorted offsets of `text` as it is) are about to be applied; `content` is the
+   * text's content, when read already.
+   */
+  before(
+    text: Y.Text,
+    changes: readonly { readonly from: number; readonly to: number }[],
+    content?: string,
+  ): void
   /** They were applied to `text`. */
   after(text: Y.Text): void
   /**
@@ -41,8 +48,8 @@ export const recordProgramChange = (
   let deleted: DeletedText[] = []
   let selection: ShownSelection | null = null
   return {
-    before(text, changes) {
-      deleted = deletedBy(text, changes)
+    before(text, changes, content) {
+      deleted = deletedBy(text, changes, content)
     },
     after(text) {
       if (notes.selection !== null) selection = resolveSelection(text, notes.selection)

@@ -51,8 +51,8 @@ export const undoChange = async (
 export const deletedBy = (
   text: Y.Text,
   changes: readonly { readonly from: number; readonly to: number }[],
+  content: string = text.toString(),
 ): { text: string; at: Y.RelativePosition }[] => {
-  const content = text.toString()
   return changes
     .filter(({ from, to }) => to > from)
     .map(({ from, to }) => ({
