@@ -19,7 +19,7 @@ import {
   proposalChange,
   proposalsIn,
   proposalsMapName,
-  resolveProposal,
+  resolveProposals,
 } from '@tandem/protocol'
 import { type Disposable, Emitter, Range } from '@tandem/text'
 import type * as Y from 'yjs'
@@ -133,8 +133,10 @@ export class DocumentProposals {
     const buffer = this.editor?.getBuffer() ?? null
     const content = this.text.toString()
     const live: LiveProposal[] = []
-    for (const proposal of proposalsIn(this.doc, this.textName)) {
-      const changes = resolveProposal(this.text, proposal).map(({ from, to, insert }) => ({
+    const proposals = proposalsIn(this.doc, this.textName)
+    const resolved = resolveProposals(this.text, proposals)
+    for (const [i, proposal] of proposals.entries()) {
+      const changes = resolved[i]!.map(({ from, to, insert }) => ({
         from,
         to,
         insert,

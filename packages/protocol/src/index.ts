@@ -68,6 +68,7 @@ export {
   type ResolvedProposalChange,
   readProposal,
   resolveProposal,
+  resolveProposals,
 } from './proposals.js'
 export {
   type IdJSON,
@@ -75,6 +76,7 @@ export {
   relativePositionFromJSON,
   relativePositionToJSON,
 } from './relative-json.js'
+export { offsetsInText, relativePositionsAt } from './relative-offsets.js'
 export {
   type DeletedRange,
   readSavedMessage,

@@ -20,6 +20,7 @@ import {
   relativePositionFromJSON,
   relativePositionToJSON,
 } from './relative-json.js'
+import { offsetsInText } from './relative-offsets.js'
 
 /** The most changes one proposal holds. */
 export const MAX_PROPOSAL_CHANGES = 1_000
@@ -179,24 +180,44 @@ export const proposalsIn = (doc: Y.Doc, textName: string): ProposalJSON[] => {
  *
  * @example resolveProposal(doc.getText('text'), proposal) // => [{ from: 4, to: 9, insert: 'world' }]
  */
-export const resolveProposal = (text: Y.Text, proposal: ProposalJSON): ResolvedProposalChange[] => {
-  const doc = text.doc
-  if (doc === null) return []
-  const resolved: ResolvedProposalChange[] = []
-  for (const change of proposal.changes) {
-    const from = offsetOf(doc, text, change.from)
-    if (from === null) continue
-    const to = change.to === change.from ? from : (offsetOf(doc, text, change.to) ?? from)
-    resolved.push({ from, to: Math.max(from, to), insert: change.insert })
+export const resolveProposal = (text: Y.Text, proposal: ProposalJSON): ResolvedProposalChange[] =>
+  resolveProposals(text, [proposal])[0]!
+
+/**
+ * `resolveProposal` for each of `proposals`, all their places found in one walk of the text
+ * (see `offsetsInText`), so listing many proposals costs about what one does.
+ *
+ * @example resolveProposals(text, proposalsIn(doc, 'text')).map((changes) => changes.length)
+ */
+export const resolveProposals = (
+  text: Y.Text,
+  proposals: readonly ProposalJSON[],
+): ResolvedProposalChange[][] => {
+  const positions: (Y.RelativePosition | null)[] = []
+  for (const proposal of proposals) {
+    for (const change of proposal.changes) {
+      positions.push(relativePositionFromJSON(change.from), relativePositionFromJSON(change.to))
+    }
   }
-  resolved.sort((a, b) => a.from - b.from || a.to - b.to)
-  // Concurrent edits can make two ranges overlap: each starts where the one before ended.
-  let end = 0
-  return resolved.map((change) => {
-    const from = Math.max(change.from, end)
-    const to = Math.max(from, change.to)
-    end = to
-    return { from, to, insert: change.insert }
+  const offsets = offsetsInText(text, positions)
+  let next = 0
+  return proposals.map((proposal) => {
+    const resolved: ResolvedProposalChange[] = []
+    for (const change of proposal.changes) {
+      const from = offsets[next++]!
+      const to = offsets[next++]!
+      if (from === null) continue
+      resolved.push({ from, to: Math.max(from, to ?? from), insert: change.insert })
+    }
+    resolved.sort((a, b) => a.from - b.from || a.to - b.to)
+    // Concurrent edits can make two ranges overlap: each starts where the one before ended.
+    let end = 0
+    return resolved.map((change) => {
+      const from = Math.max(change.from, end)
+      const to = Math.max(from, change.to)
+      end = to
+      return { from, to, insert: change.insert }
+    })
   })
 }
 
@@ -215,11 +236,4 @@ export const applyResolvedChanges = (
     if (to > from) text.delete(from, to - from)
     if (insert !== '') text.insert(from, insert)
   }
-}
-
-const offsetOf = (doc: Y.Doc, text: Y.Text, json: RelativePositionJSON): number | null => {
-  const position = relativePositionFromJSON(json)
-  if (position === null) return null
-  const absolute = Y.createAbsolutePositionFromRelativePosition(position, doc)
-  return absolute !== null && absolute.type === text ? absolute.index : null
 }

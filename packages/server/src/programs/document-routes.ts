@@ -13,7 +13,7 @@
  *
  * @module
  */
-import { relativePositionToJSON } from '@tandem/protocol'
+import { relativePositionsAt, relativePositionToJSON } from '@tandem/protocol'
 import * as Y from 'yjs'
 import { ANONYMOUS_AUTHOR } from '../history/room-attribution.js'
 import type { RoomAccess } from '../history/server-history.js'
@@ -139,11 +139,13 @@ export const documentRoutes = (rooms: RoomAccess, programs: ServerPrograms): Api
 const answerBytes = (answer: ChangesAnswer): number =>
   256 + answer.applied.reduce((sum, { insert }) => sum + 32 + insert.length * 2, 0)
 
-/** Relative positions for the offsets listed in `list` ("0,15,42"), keyed by offset. */
+/**
+ * Relative positions for the offsets listed in `list` ("0,15,42"), keyed by offset, made in one
+ * walk of the text however many are asked.
+ */
 const anchorsOf = (text: Y.Text, length: number, list: string): Record<string, unknown> => {
   const offsets = list.split(',')
   if (offsets.length > MAX_ANCHORS) throw new ApiError(400, `at most ${MAX_ANCHORS} anchors`)
-  const anchors: Record<string, unknown> = {}
   for (const item of offsets) {
     if (!/^\d{1,15}$/.test(item) || Number(item) > length) {
       throw new ApiError(
@@ -151,9 +153,11 @@ const anchorsOf = (text: Y.Text, length: number, list: string): Record<string, u
         `anchors must be offsets in the text (0 to ${length}), got ${JSON.stringify(item.slice(0, 20))}`,
       )
     }
-    anchors[item] = relativePositionToJSON(
-      Y.createRelativePositionFromTypeIndex(text, Number(item)),
-    )
   }
+  const positions = relativePositionsAt(text, offsets.map(Number))
+  const anchors: Record<string, unknown> = {}
+  offsets.forEach((item, i) => {
+    anchors[item] = relativePositionToJSON(positions[i]!)
+  })
   return anchors
 }

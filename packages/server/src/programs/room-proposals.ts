@@ -25,6 +25,7 @@ import {
   type ResolvedProposalChange,
   readProposal,
   resolveProposal,
+  resolveProposals,
 } from '@tandem/protocol'
 import * as Y from 'yjs'
 import { ANONYMOUS_AUTHOR } from '../history/room-attribution.js'
@@ -154,9 +155,11 @@ export const proposeIn = async (
 export const proposalsOf = (room: Room): ListedProposal[] => {
   const text = room.doc.getText(room.textName)
   const content = text.toString()
-  return proposalsIn(room.doc, room.textName).map((proposal) => ({
+  const proposals = proposalsIn(room.doc, room.textName)
+  const resolved = resolveProposals(text, proposals)
+  return proposals.map((proposal, i) => ({
     ...proposal,
-    changes: resolveProposal(text, proposal).map((change) => ({
+    changes: resolved[i]!.map((change) => ({
       ...change,
       replaced: content.slice(change.from, change.to),
     })),
