@@ -81,6 +81,7 @@ export {
   MAX_IDEMPOTENT_BYTES,
 } from './programs/idempotency.js'
 export {
+  MAX_PROGRAM_PRESENCES,
   MAX_PROGRAM_PRESENCES_PER_ROOM,
   PROGRAM_PRESENCE_TTL_MS,
   type RoomHolder,

@@ -293,6 +293,26 @@ describe('program changes over HTTP', () => {
       expect(shownSelection(ada, 'bot-3')).toBeNull()
     }, WAIT)
   })
+
+  it('shows so many programs in all rooms at most, each holding its room, the oldest making way', async () => {
+    const { server, port } = await servers.start({
+      ...tokenAuth(SECRET),
+      programs: { maxPresences: 3 },
+      idleUnloadMs: 10,
+    })
+    for (let i = 0; i < 6; i++) {
+      const { status } = await request(port, `room-${i}/changes`, {
+        user: 'bot',
+        body: { changes: [{ from: 0, insert: 'x' }] },
+      })
+      expect(status).toBe(200)
+    }
+    // Only the rooms of the three programs shown last stay loaded.
+    await vi.waitFor(
+      () => expect(server.openRooms.sort()).toEqual(['room-3', 'room-4', 'room-5']),
+      WAIT,
+    )
+  })
 })
 
 describe('program changes in the server process', () => {

@@ -20,6 +20,12 @@ export const PROGRAM_PRESENCE_TTL_MS = 30_000
 /** The most HTTP programs shown at once in one room. */
 export const MAX_PROGRAM_PRESENCES_PER_ROOM = 16
 
+/**
+ * The most HTTP programs shown at once in all rooms: each holds its room loaded, so requests
+ * to many rooms must not keep them all in memory.
+ */
+export const MAX_PROGRAM_PRESENCES = 1_000
+
 /** How a program's presence reaches rooms: the server's own loading and letting go. */
 export interface RoomHolder {
   /** The room, loaded if needed; held until `release`. */
@@ -66,6 +72,7 @@ export class ProgramPresences {
     private readonly rooms: RoomHolder,
     private readonly ttlMs = PROGRAM_PRESENCE_TTL_MS,
     private readonly maxPerRoom = MAX_PROGRAM_PRESENCES_PER_ROOM,
+    private readonly maxInAll = MAX_PROGRAM_PRESENCES,
   ) {}
 
   /**
@@ -127,6 +134,8 @@ export class ProgramPresences {
   private add(key: string, room: Room, user: string): Shown {
     const inRoom = [...this.shown].filter(([, other]) => other.room === room)
     if (inRoom.length >= this.maxPerRoom) this.remove(inRoom[0]![0])
+    // The one seen longest ago anywhere makes way (the map keeps them in that order).
+    if (this.shown.size >= this.maxInAll) this.remove(this.shown.keys().next().value!)
     const shown: Shown = {
       room,
       client: random.uint32(),

@@ -52,6 +52,8 @@ export interface ServerProgramsOptions {
   readonly presenceTtlMs?: number
   /** The most HTTP programs shown at once in a room (default 16). */
   readonly maxPresencesPerRoom?: number
+  /** The most HTTP programs shown at once in all rooms (default 1,000); each holds its room. */
+  readonly maxPresences?: number
 }
 
 /**
@@ -78,7 +80,12 @@ export class ServerPrograms {
     options: ServerProgramsOptions = {},
   ) {
     this.log = new ProgramChangeLog(options.changeLog)
-    this.presences = new ProgramPresences(rooms, options.presenceTtlMs, options.maxPresencesPerRoom)
+    this.presences = new ProgramPresences(
+      rooms,
+      options.presenceTtlMs,
+      options.maxPresencesPerRoom,
+      options.maxPresences,
+    )
   }
 
   /**
