@@ -1,58 +1,12 @@
-/**
- * A document's history from a Tandem editor: who wrote what and the versions, asked of a real
- * `@tandem/server` over loopback (SQLite, signed tokens); a version restored in the editor as
- * one undoable change while another person types.
- */
-import { mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
-import { TextBuffer } from '@tandem/buffer'
-import { TextEditor } from '@tandem/editor'
-import { SqliteStore, signToken, TandemServer, tokenAuth } from '@tandem/server'
-import { afterAll, afterEach, describe, expect, it, vi } from 'vitest'
-import { WebSocket } from 'ws'
-import { type CollabConnection, connect } from './connect.js'
+import { describe, expect, it, vi } from 'vitest'
 import { HistoryError } from './document-history.js'
+import { useTokenServers } from './testing/token-servers.js'
 
 const WAIT = { timeout: 10_000, interval: 20 }
-const SECRET = 'document-history-test-secret-long-enough'
-const dir = mkdtempSync(join(tmpdir(), 'tandem-history-'))
-afterAll(() => rmSync(dir, { recursive: true, force: true }))
-
-const cleanups: (() => unknown)[] = []
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup()
-})
-
-const token = (sub: string, role: 'read' | 'write' = 'write') =>
-  signToken({ room: '*', role, sub, exp: Math.floor(Date.now() / 1000) + 600 }, SECRET)
-
-const startServer = async () => {
-  const store = SqliteStore.open({ file: join(dir, `${Date.now()}-${Math.random()}.sqlite`) })
-  const server = new TandemServer({ store, ...tokenAuth(SECRET), versions: { manualOnly: true } })
-  const port = await server.listen(0)
-  cleanups.push(async () => {
-    await server.close()
-    await store.close()
-  })
-  return `ws://127.0.0.1:${port}`
-}
-
-const open = async (url: string, user: string, role: 'read' | 'write' = 'write') => {
-  const editor = new TextEditor({ buffer: new TextBuffer() })
-  const connection: CollabConnection = connect(editor, {
-    url,
-    room: 'minutes',
-    token: token(user, role),
-    user: { name: user, color: '#336699', id: user },
-    WebSocket,
-    crossTab: false,
-    restoreSession: false,
-  })
-  cleanups.push(() => connection.destroy())
-  await connection.whenSynced
-  return { editor, connection }
-}
+const servers = useTokenServers('document-history')
+const startServer = async () => (await servers.start({ versions: { manualOnly: true } })).url
+const open = (url: string, user: string, role: 'read' | 'write' = 'write') =>
+  servers.open(url, 'minutes', user, role)
 
 describe('a document history from the editor', () => {
   it('tells who wrote what, refreshed as people type', async () => {

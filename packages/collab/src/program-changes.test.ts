@@ -1,66 +1,21 @@
-/**
- * Whose undo undoes what, against a real `@tandem/server` on loopback (SQLite, signed
- * tokens): a person's editor connected with `connect()` and a program's editor over
- * `server.openDocument`. Each one's own undo takes back only its own changes; the person
- * overrules the program with `connection.programs`, a forward change of their own.
- */
-import { mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
 import { TextBuffer } from '@tandem/buffer'
 import { TextEditor } from '@tandem/editor'
-import { SqliteStore, signToken, TandemServer, tokenAuth } from '@tandem/server'
-import { afterAll, afterEach, describe, expect, it, vi } from 'vitest'
-import { WebSocket } from 'ws'
-import { type CollabConnection, connect } from './connect.js'
+import { describe, expect, it, vi } from 'vitest'
 import { HistoryError } from './document-history.js'
+import { useTokenServers } from './testing/token-servers.js'
 
 const WAIT = { timeout: 10_000, interval: 20 }
-const SECRET = 'program-changes-test-secret-long-enough'
-const dir = mkdtempSync(join(tmpdir(), 'tandem-programs-'))
-afterAll(() => rmSync(dir, { recursive: true, force: true }))
-
-const cleanups: (() => unknown)[] = []
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup()
-})
-
-const token = (sub: string, role: 'read' | 'write' = 'write') =>
-  signToken({ room: '*', role, sub, exp: Math.floor(Date.now() / 1000) + 600 }, SECRET)
-
-const startServer = async () => {
-  const store = SqliteStore.open({ file: join(dir, `${Date.now()}-${Math.random()}.sqlite`) })
-  const server = new TandemServer({ store, ...tokenAuth(SECRET) })
-  const port = await server.listen(0)
-  cleanups.push(async () => {
-    await server.close()
-    await store.close()
-  })
-  return { server, url: `ws://127.0.0.1:${port}` }
-}
-
-const open = async (url: string, user: string, role: 'read' | 'write' = 'write') => {
-  const editor = new TextEditor({ buffer: new TextBuffer() })
-  const connection: CollabConnection = connect(editor, {
-    url,
-    room: 'draft',
-    token: token(user, role),
-    user: { name: user, color: '#336699', id: user },
-    WebSocket,
-    crossTab: false,
-    restoreSession: false,
-  })
-  cleanups.push(() => connection.destroy())
-  await connection.whenSynced
-  return { editor, connection }
-}
+const servers = useTokenServers('program-changes')
+const startServer = () => servers.start()
+const open = (url: string, user: string, role: 'read' | 'write' = 'write') =>
+  servers.open(url, 'draft', user, role)
 
 describe("a program's changes and a person's", () => {
   it('are each undone only by their own undo, and the person can overrule the program', async () => {
     const { server, url } = await startServer()
     const ada = await open(url, 'ada')
     const bot = await server.openDocument('draft', { user: 'style-bot', name: 'Style bot' })
-    cleanups.push(() => bot.close())
+    servers.cleanup(() => bot.close())
     const botEditor = new TextEditor({ buffer: new TextBuffer({ doc: bot.doc }) })
 
     ada.editor.insertText('Dear team,\n')

@@ -1,65 +1,21 @@
-/**
- * Proposals on a connected document, between peers of a real `@tandem/server` over loopback
- * (SQLite, signed tokens): a program that connected a bare Y.Doc proposes, a person's editor
- * lists the proposal where it stands while people type before and inside it, hears every
- * change, and accepts or rejects it through the server's HTTP routes.
- */
-import { mkdtempSync, rmSync } from 'node:fs'
 import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
-import { TextBuffer } from '@tandem/buffer'
-import { TextEditor } from '@tandem/editor'
 import { proposalChange, proposalsMapName } from '@tandem/protocol'
-import { SqliteStore, signToken, TandemServer, tokenAuth } from '@tandem/server'
-import { afterAll, afterEach, describe, expect, it, vi } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import { WebSocket } from 'ws'
 import * as Y from 'yjs'
-import { type CollabConnection, connect } from './connect.js'
+import { connect } from './connect.js'
 import { DocumentProposals, ProposalError } from './proposals.js'
+import { useTokenServers } from './testing/token-servers.js'
 
 const WAIT = { timeout: 10_000, interval: 20 }
-const SECRET = 'proposals-test-secret-long-enough-to-sign'
-const dir = mkdtempSync(join(tmpdir(), 'tandem-proposals-'))
-afterAll(() => rmSync(dir, { recursive: true, force: true }))
-
-const cleanups: (() => unknown)[] = []
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup()
-})
-
-const token = (sub: string, role: 'read' | 'write' = 'write') =>
-  signToken({ room: '*', role, sub, exp: Math.floor(Date.now() / 1000) + 600 }, SECRET)
-
-const startServer = async () => {
-  const store = SqliteStore.open({ file: join(dir, `${Date.now()}-${Math.random()}.sqlite`) })
-  const server = new TandemServer({ store, ...tokenAuth(SECRET) })
-  const port = await server.listen(0)
-  cleanups.push(async () => {
-    await server.close()
-    await store.close()
-  })
-  return `ws://127.0.0.1:${port}`
-}
+const servers = useTokenServers('proposals')
+const { token } = servers
+const startServer = async () => (await servers.start()).url
 
 /** A person: an editor connected to room `minutes`. */
-const person = async (url: string, name: string, role: 'read' | 'write' = 'write') => {
-  const editor = new TextEditor({ buffer: new TextBuffer() })
-  const connection: CollabConnection = connect(editor, {
-    url,
-    room: 'minutes',
-    token: token(name, role),
-    user: { name, color: '#336699', id: name },
-    WebSocket,
-    crossTab: false,
-    restoreSession: false,
-    undoHistory: false,
-  })
-  cleanups.push(() => connection.destroy())
-  await connection.whenSynced
-  return { editor, connection }
-}
+const person = (url: string, name: string, role: 'read' | 'write' = 'write') =>
+  servers.open(url, 'minutes', name, role, { undoHistory: false })
 
 /** A program: a bare Y.Doc connected to room `minutes`. */
 const program = async (url: string) => {
@@ -72,7 +28,7 @@ const program = async (url: string) => {
     WebSocket,
     crossTab: false,
   })
-  cleanups.push(() => connection.destroy())
+  servers.cleanup(() => connection.destroy())
   await connection.whenSynced
   return { doc, connection }
 }
@@ -244,7 +200,7 @@ describe('proposals on a connected document', () => {
     })
     http.listen(0, '127.0.0.1')
     await new Promise((resolve) => http.once('listening', resolve))
-    cleanups.push(() => new Promise((resolve) => http.close(resolve)))
+    servers.cleanup(() => new Promise((resolve) => http.close(resolve)))
     const { port } = http.address() as AddressInfo
     let current = 'first-token'
     const proposals = new DocumentProposals(new Y.Doc(), null, {
@@ -253,7 +209,7 @@ describe('proposals on a connected document', () => {
       token: () => current,
       user: () => ({ name: 'Ada', color: '#336699' }),
     })
-    cleanups.push(() => proposals.dispose())
+    servers.cleanup(() => proposals.dispose())
 
     await proposals.accept('p1')
     current = 'renewed-token'
