@@ -97,6 +97,7 @@ export {
 } from './programs/room-proposals.js'
 export {
   ProgramChangeError,
+  type ProgramChangeStorage,
   ServerPrograms,
   type ServerProgramsOptions,
 } from './programs/server-programs.js'
