@@ -66,6 +66,11 @@ describe('program changes kept in a SQLite file', () => {
       message: 'Drops beta',
     })
     expect([typed.status, trimmed.status]).toEqual([200, 200])
+    // A program in the server process: its change is saved by the time the server has closed.
+    const bot = await before.server.openDocument('outline', { user: 'outline-bot' })
+    bot.doc.getText('text').insert(0, '# Outline\n')
+    await bot.flushed()
+    await bot.close()
     await before.server.close()
     await first.close()
 
@@ -81,6 +86,10 @@ describe('program changes kept in a SQLite file', () => {
     expect((await request(after.port, 'notes')).body.text).toBe('alpha beta gamma')
     const listed = await request(after.port, 'notes/changes')
     expect(listed.body.changes[0]).toMatchObject({ id: trimmed.body.change, undoneBy: 'ada' })
+    expect(await after.server.programs.undoLast('outline', 'outline-bot', 'ada')).toMatchObject({
+      removed: [{ from: 0, text: '# Outline\n' }],
+    })
+    expect((await request(after.port, 'outline')).body.text).toBe('')
   })
 })
 
@@ -122,5 +131,16 @@ describe.skipIf(skipScaleOut !== null)('program changes shared over PostgreSQL a
       undone: true,
       undoneBy: 'anonymous',
     })
+
+    // A stream typed through B answers once A can undo it too.
+    const streamed = await fetch(`http://127.0.0.1:${b.port}/api/rooms/plan/stream`, {
+      method: 'POST',
+      body: ' four',
+    }).then((response) => response.json() as Promise<Answer>)
+    expect(streamed.typed).toBe(5)
+    const [last] = await a.server.programs.changes('plan')
+    expect(last).toMatchObject({ id: streamed.change, inserted: 5, undone: false })
+    const removed = await a.server.programs.undo('plan', streamed.change, 'ada')
+    expect(removed.removed).toEqual([{ from: 13, text: ' four' }])
   })
 })
