@@ -97,6 +97,7 @@ export {
 } from './programs/room-proposals.js'
 export {
   ProgramChangeError,
+  type ProgramChangeStorage,
   ServerPrograms,
   type ServerProgramsOptions,
 } from './programs/server-programs.js'
@@ -142,11 +143,13 @@ export {
   type DocumentStore,
   type LogSize,
   MAX_AUTHOR_LENGTH,
+  MAX_PROGRAM_CHANGES_PER_ROOM,
   MAX_ROOM_LENGTH,
   MAX_VERSION_NAME_LENGTH,
   type NewVersion,
   StorageError,
   type StoredDocument,
+  type StoredProgramChange,
   type StoredVersion,
   type UpdateAuthor,
   type VersionInfo,

@@ -207,6 +207,11 @@ export class TandemServer {
         release: (room) => this.rooms.release(room),
       },
       options.programs,
+      {
+        store: options.store,
+        failed: (room, error) =>
+          this.logger.warn({ room, err: error }, "the store failed to keep programs' changes"),
+      },
     )
     this.proposals = new ServerProposals(roomAccess, this.programs.log)
     this.api = new HttpApi(
@@ -293,6 +298,7 @@ export class TandemServer {
     clearInterval(this.pinger)
     this.programs.dispose()
     this.http.close()
+    await this.programs.saved()
     await this.rooms.closeAll()
     for (const socket of this.sockets.clients) socket.close(1001, 'server shutting down')
     this.sockets.close()

@@ -35,7 +35,7 @@ export const changeLogRoutes = (programs: ServerPrograms): ApiRoute[] => [
     method: 'GET',
     pattern: /^changes$/,
     role: 'read',
-    handle: async ({ room }) => ({ room, changes: programs.changes(room) }),
+    handle: async ({ room }) => ({ room, changes: await programs.changes(room) }),
   },
   {
     method: 'POST',

@@ -252,7 +252,7 @@ describe('program changes over HTTP', () => {
     next(null)
     const answer = await (await streamed).json()
     expect(answer.change).toMatch(/^[0-9a-f-]{36}$/)
-    expect(server.programs.changes('doc')).toMatchObject([
+    expect(await server.programs.changes('doc')).toMatchObject([
       { id: answer.change, user: 'model', message: 'Answers', inserted: 9 },
     ])
     await vi.waitFor(() => expect(ada.text.toString()).toBe('Answer: forty two'), WAIT)
@@ -338,8 +338,8 @@ describe('program changes in the server process', () => {
     person.doc.getText('text').insert(0, '# ')
     await person.flushed()
     await vi.waitFor(() => expect(ada.text.toString()).toBe('# keep this, and more'), WAIT)
-    const [change] = server.programs.changes('notes')
-    expect(server.programs.changes('notes')).toHaveLength(1)
+    const [change] = await server.programs.changes('notes')
+    expect(await server.programs.changes('notes')).toHaveLength(1)
     expect(change).toMatchObject({ user: 'edit-bot', inserted: 9, deleted: 10 })
     ada.text.insert(0, 'Please ')
     await vi.waitFor(() => expect(text.toString()).toBe('Please # keep this, and more'), WAIT)
@@ -362,8 +362,8 @@ describe('program changes in the server process', () => {
     text.insert(3, 'd')
     text.delete(1, 1)
     await bot.flushed()
-    const [change] = server.programs.changes('quick')
-    expect(server.programs.changes('quick')).toHaveLength(1)
+    const [change] = await server.programs.changes('quick')
+    expect(await server.programs.changes('quick')).toHaveLength(1)
     expect(change).toMatchObject({ inserted: 1, deleted: 1 })
     await server.programs.undo('quick', change!.id, 'ada')
     await vi.waitFor(() => expect(text.toString()).toBe('abc'), WAIT)
@@ -380,9 +380,9 @@ describe('program changes in the server process', () => {
     const id = bot.propose([{ from: 0, to: 3, insert: 'the' }], { message: 'Fix "teh"' })
     await bot.flushed()
     // Proposing changes no text: nothing of the program's is logged yet.
-    expect(server.programs.changes('review')).toEqual([])
+    expect(await server.programs.changes('review')).toEqual([])
     expect(await server.proposals.accept('review', id, 'eve')).not.toBeNull()
-    const [accepted] = server.programs.changes('review')
+    const [accepted] = await server.programs.changes('review')
     expect(accepted).toMatchObject({
       user: 'spell-bot',
       message: 'Fix "teh"',
@@ -409,13 +409,13 @@ describe('program changes in the server process', () => {
     text.insert(text.length, 'ne\n')
     text.delete(0, 6)
     await bot.flushed()
-    expect(server.programs.changes('burst')).toHaveLength(1)
-    expect(server.programs.changes('burst')[0]).toMatchObject({ inserted: 13, deleted: 6 })
+    expect(await server.programs.changes('burst')).toHaveLength(1)
+    expect((await server.programs.changes('burst'))[0]).toMatchObject({ inserted: 13, deleted: 6 })
     // After a pause, the next burst is a change of its own.
     await new Promise((resolve) => setTimeout(resolve, PROGRAM_CHANGE_GROUPING_MS + 100))
     for (const char of 'second') text.insert(text.length, char)
     await bot.flushed()
-    expect(server.programs.changes('burst')).toHaveLength(2)
+    expect(await server.programs.changes('burst')).toHaveLength(2)
     // Undoing the program's last change takes the second burst back; then the first, whose
     // own slip is not put back, only Eve's title.
     await server.programs.undoLast('burst', 'typing-bot', 'ada')

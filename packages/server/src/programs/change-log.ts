@@ -8,7 +8,8 @@
  * The log is kept in this server process's memory, bounded: the last `maxPerRoom` changes of
  * each room, and `maxBytes` in all (the oldest changes of any room go first). A change whose
  * deleted text alone is over `maxDeletedBytes` keeps none of it, and its undo cannot put it
- * back.
+ * back. Each change made or grown is also handed to `changed`, for `ServerPrograms` to keep it
+ * in the document store; changes read back from there join the log through `merge`.
  *
  * @module
  */
@@ -117,7 +118,11 @@ export class ProgramChangeLog {
   private bytes = 0
   private readonly limits: ChangeLogLimits
 
-  constructor(limits: Partial<ChangeLogLimits> = {}) {
+  constructor(
+    limits: Partial<ChangeLogLimits> = {},
+    /** Called with each change logged, and each one grown, after the log took it. */
+    private readonly changed: (change: LoggedChange) => void = () => {},
+  ) {
     this.limits = { ...DEFAULT_CHANGE_LOG_LIMITS, ...limits }
   }
 
@@ -144,27 +149,53 @@ export class ProgramChangeLog {
       deletedLength,
       restorable,
       undoneBy: null,
-      bytes:
-        ENTRY_BYTES +
-        (message?.length ?? 0) * 2 +
-        rangeCount(inserted) * RANGE_BYTES +
-        deleted.reduce((sum, { text }) => sum + DELETED_BYTES + text.length * 2, 0),
+      bytes: 0,
     }
-    let changes = this.rooms.get(room)
-    if (changes === undefined) {
-      changes = new Map()
-      this.rooms.set(room, changes)
-    }
-    changes.set(change.id, change)
-    this.all.set(change.id, change)
-    this.bytes += change.bytes
-    while (changes.size > this.limits.maxPerRoom) this.drop(changes.values().next().value!)
-    this.trim()
+    change.bytes = sizeOfChange(change)
+    this.keep(room, [change])
+    this.changed(change)
     return change
+  }
+
+  /**
+   * Takes changes of `room` kept elsewhere (read from the store, oldest first): those the log
+   * lacks join it in the order of their times, and one it holds that was undone elsewhere shows
+   * as undone. The store is the truth across server processes.
+   */
+  merge(room: string, stored: readonly LoggedChange[]): void {
+    const fresh: LoggedChange[] = []
+    for (const change of stored) {
+      const held = this.all.get(change.id)
+      if (held === undefined) fresh.push(change)
+      else if (held.room === room) this.refresh(held, change)
+    }
+    if (fresh.length > 0) this.keep(room, fresh)
+  }
+
+  /** Takes into `held` what its stored copy says more: who undid it, and parts added elsewhere. */
+  private refresh(held: LoggedChange, stored: LoggedChange): void {
+    if (stored.undoneBy !== null) held.undoneBy = stored.undoneBy
+    if (stored.insertedLength + stored.deletedLength <= held.insertedLength + held.deletedLength) {
+      return
+    }
+    held.inserted.clear()
+    for (const [client, ranges] of stored.inserted) held.inserted.set(client, ranges)
+    held.insertedLength = stored.insertedLength
+    held.deleted = stored.deleted
+    held.deletedLength = stored.deletedLength
+    held.restorable = stored.restorable
+    this.bytes += stored.bytes - held.bytes
+    held.bytes = stored.bytes
+    this.trim()
   }
 
   /** Adds what a change inserted later (a stream typing on). */
   addInserted(change: LoggedChange, ids: IdRanges): void {
+    this.grow(change, ids)
+    this.changed(change)
+  }
+
+  private grow(change: LoggedChange, ids: IdRanges): void {
     for (const [client, ranges] of ids) {
       const kept = change.inserted.get(client)
       if (kept === undefined) change.inserted.set(client, [...ranges])
@@ -185,15 +216,19 @@ export class ProgramChangeLog {
    * deleted text grows past `maxDeletedBytes` keeps none of it.
    */
   extend(change: LoggedChange, part: Pick<ChangeRecord, 'inserted' | 'deleted'>): void {
-    this.addInserted(change, part.inserted)
-    if (part.deleted.length === 0) return
-    const added = part.deleted.reduce((sum, { text }) => sum + text.length, 0)
+    this.grow(change, part.inserted)
+    if (part.deleted.length > 0) this.growDeleted(change, part.deleted)
+    this.changed(change)
+  }
+
+  private growDeleted(change: LoggedChange, deleted: readonly DeletedText[]): void {
+    const added = deleted.reduce((sum, { text }) => sum + text.length, 0)
     const before = change.restorable
       ? change.deleted.reduce((sum, { text }) => sum + DELETED_BYTES + text.length * 2, 0)
       : 0
     change.deletedLength += added
     change.restorable = change.restorable && change.deletedLength * 2 <= this.limits.maxDeletedBytes
-    change.deleted = change.restorable ? [...change.deleted, ...part.deleted] : []
+    change.deleted = change.restorable ? [...change.deleted, ...deleted] : []
     const after = change.deleted.reduce((sum, { text }) => sum + DELETED_BYTES + text.length * 2, 0)
     change.bytes += after - before
     if (this.all.has(change.id)) {
@@ -227,6 +262,29 @@ export class ProgramChangeLog {
     return this.bytes
   }
 
+  /** Adds `changes` to `room`'s, which stay in the order of their times, oldest first. */
+  private keep(room: string, changes: readonly LoggedChange[]): void {
+    const kept = this.rooms.get(room) ?? new Map<string, LoggedChange>()
+    let ordered = kept
+    const [only] = changes
+    if (changes.length === 1 && only!.time >= ([...kept.values()].at(-1)?.time ?? 0)) {
+      kept.set(only!.id, only!)
+    } else {
+      ordered = new Map(
+        [...kept.values(), ...changes]
+          .sort((a, b) => a.time - b.time)
+          .map((change) => [change.id, change]),
+      )
+    }
+    this.rooms.set(room, ordered)
+    for (const change of changes) {
+      this.all.set(change.id, change)
+      this.bytes += change.bytes
+    }
+    while (ordered.size > this.limits.maxPerRoom) this.drop(ordered.values().next().value!)
+    this.trim()
+  }
+
   private trim(): void {
     while (this.bytes > this.limits.maxBytes && this.all.size > 1) {
       this.drop(this.all.values().next().value!)
@@ -241,6 +299,17 @@ export class ProgramChangeLog {
     if (changes?.size === 0) this.rooms.delete(change.room)
   }
 }
+
+/**
+ * The bytes `change` counts for in a log: its deleted text and ids, and a fixed part.
+ *
+ * @example sizeOfChange(change) > 0 // => true
+ */
+export const sizeOfChange = (change: LoggedChange): number =>
+  ENTRY_BYTES +
+  (change.message?.length ?? 0) * 2 +
+  rangeCount(change.inserted) * RANGE_BYTES +
+  change.deleted.reduce((sum, { text }) => sum + DELETED_BYTES + text.length * 2, 0)
 
 /**
  * How the log lists `change`.

@@ -61,6 +61,8 @@ export const recordProgramChange = (
           ? null
           : programs.log.record(room.name, { user, message: notes.message, inserted, deleted })
       await programs.presences.show(room.name, user, selection, notes)
+      // Answered once stored, so that a person on any server process can undo it at once.
+      if (change !== null) await programs.saved(change.id)
       return change?.id ?? null
     },
   }

@@ -4,6 +4,11 @@
  * a person (see undo-change.ts), and the presence of programs that work over HTTP (see
  * program-presence.ts).
  *
+ * With a store that keeps program changes, each change logged, grown or undone is saved there
+ * too, and a room's stored changes join the log before it is listed or a change is undone: the
+ * log survives a restart, and every server process sharing the store can undo any program's
+ * change (who undid one is saved before the undo answers, and read back before undoing).
+ *
  * @module
  */
 
@@ -12,14 +17,16 @@ import type { RoomAccess } from '../history/server-history.js'
 import type { IdRanges } from '../history/update-ids.js'
 import { deletedTextOfIds, idsOfTransaction } from '../history/yjs-items.js'
 import type { Room } from '../room.js'
-import { checkAuthor, checkRoom } from '../storage/document-store.js'
+import { checkAuthor, checkRoom, type DocumentStore } from '../storage/document-store.js'
 import {
   type ChangeLogLimits,
+  DEFAULT_CHANGE_LOG_LIMITS,
   type DeletedText,
   type LoggedChange,
   type ProgramChangeInfo,
   ProgramChangeLog,
 } from './change-log.js'
+import { decodeProgramChange, encodeProgramChange } from './change-log-codec.js'
 import type { DirectConnection } from './direct-connection.js'
 import { ProgramPresences, type RoomHolder } from './program-presence.js'
 import { type UndoneChange, undoChange } from './undo-change.js'
@@ -56,6 +63,14 @@ export interface ServerProgramsOptions {
   readonly maxPresences?: number
 }
 
+/** Where `ServerPrograms` keeps its log beside memory, and whom it tells when that fails. */
+export interface ProgramChangeStorage {
+  /** The store; its `saveProgramChange` and `loadProgramChanges`, when it has them, are used. */
+  readonly store: DocumentStore
+  /** Called when a change could not be saved or a room's changes could not be read. */
+  readonly failed: (room: string, error: unknown) => void
+}
+
 /**
  * Program changes and their undo, for every room of a server.
  *
@@ -74,12 +89,21 @@ export class ServerPrograms {
    * @internal
    */
   readonly presences: ProgramPresences
+  /** Each change's save under way (the last one queued), by id. */
+  private readonly saving = new Map<string, Promise<void>>()
+  /** Changes with a save queued and not started: it will save them as they are by then. */
+  private readonly queued = new Set<string>()
+  private readonly maxPerRoom: number
 
   constructor(
     private readonly rooms: RoomAccess & RoomHolder,
     options: ServerProgramsOptions = {},
+    private readonly storage?: ProgramChangeStorage,
   ) {
-    this.log = new ProgramChangeLog(options.changeLog)
+    this.maxPerRoom = options.changeLog?.maxPerRoom ?? DEFAULT_CHANGE_LOG_LIMITS.maxPerRoom
+    this.log = new ProgramChangeLog(options.changeLog, (change) => {
+      void this.save(change)
+    })
     this.presences = new ProgramPresences(
       rooms,
       options.presenceTtlMs,
@@ -89,12 +113,14 @@ export class ServerPrograms {
   }
 
   /**
-   * The program changes this server process keeps for `room`, newest first.
+   * The program changes kept for `room` (in the store, when it keeps them, and in this
+   * process's memory), newest first.
    *
-   * @example server.programs.changes('notes').map((change) => change.message)
+   * @example (await server.programs.changes('notes')).map((change) => change.message)
    */
-  changes(room: string): ProgramChangeInfo[] {
+  async changes(room: string): Promise<ProgramChangeInfo[]> {
     checkRoom(room)
+    await this.loadStored(room)
     return this.log.list(room)
   }
 
@@ -108,6 +134,7 @@ export class ServerPrograms {
   async undo(room: string, id: string, user: string): Promise<UndoneChange> {
     checkRoom(room)
     checkAuthor({ user, time: 0 })
+    await this.loadStored(room)
     const change = this.log.find(room, id)
     if (change === undefined) {
       throw new ProgramChangeError('unknown', `the room has no program change ${id.slice(0, 40)}`)
@@ -124,6 +151,7 @@ export class ServerPrograms {
   async undoLast(room: string, program: string, user: string): Promise<UndoneChange | null> {
     checkRoom(room)
     checkAuthor({ user, time: 0 })
+    await this.loadStored(room)
     const change = this.log.lastOf(room, program)
     return change === undefined ? null : this.undoLogged(change, user)
   }
@@ -188,6 +216,17 @@ export class ServerPrograms {
     })
   }
 
+  /**
+   * Resolves once the saves of changes under way now have settled (the server is closing, or
+   * a change over HTTP answers only once another process could undo it).
+   *
+   * @internal
+   */
+  async saved(id?: string): Promise<void> {
+    if (id !== undefined) await this.saving.get(id)
+    else await Promise.all([...this.saving.values()])
+  }
+
   /** Removes every HTTP program's presence (the server is closing). */
   dispose(): void {
     this.presences.dispose()
@@ -197,13 +236,68 @@ export class ServerPrograms {
     if (change.undoneBy !== null) {
       throw new ProgramChangeError('undone', `the change ${change.id} was undone already`)
     }
-    // Taken before the work, so that two undos at once undo it once.
+    // Taken before the work, so that two undos at once undo it once; saved before it, so that
+    // another process sharing the store does not undo it again.
     change.undoneBy = user
+    try {
+      await this.saveNow(change)
+    } catch (error) {
+      change.undoneBy = null
+      throw error
+    }
     try {
       return await this.rooms.withRoom(change.room, (room) => undoChange(room, change, user))
     } catch (error) {
       change.undoneBy = null
+      void this.save(change)
       throw error
+    }
+  }
+
+  /**
+   * Queues a save of `change` after the saves of it under way, so that the last one written is
+   * the newest; one queued and not started yet already takes what changed since. Failures go
+   * to the storage's `failed`.
+   */
+  private save(change: LoggedChange): Promise<void> {
+    const store = this.storage?.store
+    if (store?.saveProgramChange === undefined) return Promise.resolve()
+    const queued = this.saving.get(change.id)
+    if (queued !== undefined && this.queued.has(change.id)) return queued
+    this.queued.add(change.id)
+    const saved: Promise<void> = (queued ?? Promise.resolve())
+      .then(() => {
+        this.queued.delete(change.id)
+        return store.saveProgramChange!(change.room, change.id, encodeProgramChange(change))
+      })
+      .catch((error: unknown) => this.storage?.failed(change.room, error))
+      .finally(() => {
+        if (this.saving.get(change.id) === saved) this.saving.delete(change.id)
+      })
+    this.saving.set(change.id, saved)
+    return saved
+  }
+
+  /** Saves `change` once the saves of it under way have settled; rejects when it fails. */
+  private async saveNow(change: LoggedChange): Promise<void> {
+    const store = this.storage?.store
+    if (store?.saveProgramChange === undefined) return
+    await this.saving.get(change.id)
+    await store.saveProgramChange(change.room, change.id, encodeProgramChange(change))
+  }
+
+  /** Lets `room`'s stored changes join the log; a failure to read them leaves the log as it is. */
+  private async loadStored(room: string): Promise<void> {
+    const store = this.storage?.store
+    if (store?.loadProgramChanges === undefined) return
+    try {
+      const stored = await store.loadProgramChanges(room, this.maxPerRoom)
+      this.log.merge(
+        room,
+        stored.flatMap(({ change }) => decodeProgramChange(room, change) ?? []),
+      )
+    } catch (error) {
+      this.storage?.failed(room, error)
     }
   }
 }

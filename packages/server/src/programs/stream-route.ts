@@ -102,7 +102,10 @@ export const streamRoute = (rooms: RoomAccess, programs: ServerPrograms): ApiRou
         // The caller closed the stream early: it stops, and what it typed stays.
         if (http.complete || error instanceof ApiError) throw error
       }
-      return { room, ...stream.extent() }
+      const extent = stream.extent()
+      // Answered once stored, so that a person on any server process can undo it at once.
+      if (extent.change !== null) await programs.saved(extent.change)
+      return { room, ...extent }
     })
   },
 })

@@ -75,6 +75,17 @@ export interface StoredDocument {
   readonly size: LogSize
 }
 
+/** A program change as a store keeps it. */
+export interface StoredProgramChange {
+  /** Its id. */
+  readonly id: string
+  /** Its entry, as it was saved. */
+  readonly change: Uint8Array
+}
+
+/** The program changes a store keeps per room: as many as the server's log keeps in memory. */
+export const MAX_PROGRAM_CHANGES_PER_ROOM = 100
+
 /**
  * Durable storage of rooms. Every method is safe to call concurrently for different rooms
  * and for the same room; `append` resolves only once the update is on disk (or committed in
@@ -126,6 +137,16 @@ export interface DocumentStore {
   saveUndoHistory?(room: string, user: string, history: Uint8Array | null): Promise<void>
   /** `user`'s undo history in `room`, or null. */
   loadUndoHistory?(room: string, user: string): Promise<Uint8Array | null>
+  /**
+   * Keeps `change` (opaque bytes: one encoded entry of the log of program changes) as the
+   * change `id` of `room`, replacing what it kept under that id. A store keeps the last
+   * `MAX_PROGRAM_CHANGES_PER_ROOM` changes per room, by when each was first saved; saving a new
+   * one past it drops the oldest. Optional: with a store that has no such methods, the log lives
+   * only in each server process's memory.
+   */
+  saveProgramChange?(room: string, id: string, change: Uint8Array): Promise<void>
+  /** The newest `limit` program changes kept for `room`, oldest first. */
+  loadProgramChanges?(room: string, limit: number): Promise<StoredProgramChange[]>
   /** Sets a metadata value of `room` (e.g. a title); null deletes it. */
   setMeta(room: string, key: string, value: string | null): Promise<void>
   /** A metadata value of `room`, or null. */
@@ -275,5 +296,40 @@ export const checkRoom = (room: string): void => {
     throw new TypeError(
       `a room name cannot contain control characters (U+0000 to U+001F, U+007F to U+009F), got ${shown(room)}`,
     )
+  }
+}
+
+/** The longest program change id accepted, in UTF-16 units. */
+const MAX_CHANGE_ID_LENGTH = 64
+
+/**
+ * Throws a `TypeError` unless `id` and `change` can be kept as a program change: an id of 1 to
+ * 64 characters without control characters, and bytes.
+ *
+ * @example checkProgramChange(change.id, encodeProgramChange(change))
+ */
+export const checkProgramChange = (id: string, change: Uint8Array): void => {
+  if (
+    typeof id !== 'string' ||
+    id === '' ||
+    id.length > MAX_CHANGE_ID_LENGTH ||
+    LONE_SURROGATE.test(id) ||
+    CONTROL.test(id)
+  ) {
+    throw new TypeError(
+      `a program change's id must be 1 to ${MAX_CHANGE_ID_LENGTH} characters without control characters, got ${shown(id)}`,
+    )
+  }
+  if (!(change instanceof Uint8Array)) throw new TypeError('a program change must be a Uint8Array')
+}
+
+/**
+ * Throws a `RangeError` unless `limit` is a positive whole number of program changes to load.
+ *
+ * @example checkChangeLimit(MAX_PROGRAM_CHANGES_PER_ROOM)
+ */
+export const checkChangeLimit = (limit: number): void => {
+  if (!(Number.isSafeInteger(limit) && limit > 0)) {
+    throw new RangeError(`a count of program changes must be a positive integer, got ${limit}`)
   }
 }

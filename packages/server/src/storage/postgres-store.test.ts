@@ -136,6 +136,19 @@ describe.skipIf(unavailable !== null)('PostgresStore on a real database', () => 
     expect((await store.loadAttribution('r')).usersSince(0)).toEqual(['ada', 'bob'])
   })
 
+  it('adds the program changes table to a schema made before it', async () => {
+    const before = await openStore(true)
+    await before.saveUndoHistory('r', 'ada', new Uint8Array([1]))
+    await before.close()
+    await admin.query(`DROP TABLE "${SCHEMA}".program_changes`)
+    const store = await openStore(false)
+    await store.saveProgramChange('r', 'a', new Uint8Array([1, 2]))
+    expect(await store.loadProgramChanges('r', 10)).toEqual([
+      { id: 'a', change: new Uint8Array([1, 2]) },
+    ])
+    expect(await store.loadUndoHistory('r', 'ada')).toEqual(new Uint8Array([1]))
+  })
+
   it('rejects calls once closed', async () => {
     const store = await openStore(true)
     await store.close()

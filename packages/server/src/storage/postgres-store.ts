@@ -13,6 +13,8 @@
  *   user's session past it deletes the least recently saved), and `meta(room, key, value)`.
  * - `undo_histories(room, user_id, data, updated_at)`: each user's undo history, capped per
  *   room as sessions are.
+ * - `program_changes(seq, room, id, data)`: the log of program changes, the last
+ *   `MAX_PROGRAM_CHANGES_PER_ROOM` of each room, so every process can undo any of them.
  *
  * Appends are written in batches (see append-batches.ts): every append of one turn of the event
  * loop, of any room, goes in one statement, so one round trip and one commit, that inserts the
@@ -32,15 +34,19 @@ import { AppendBatches, type BatchedAppend } from './append-batches.js'
 import { type AuthoredUpdate, attributionOf } from './attribution-log.js'
 import {
   checkAuthor,
+  checkChangeLimit,
   checkMaxSessions,
+  checkProgramChange,
   checkRoom,
   checkVersion,
   DEFAULT_MAX_SESSIONS_PER_ROOM,
   type DocumentStore,
   type LogSize,
+  MAX_PROGRAM_CHANGES_PER_ROOM,
   type NewVersion,
   StorageError,
   type StoredDocument,
+  type StoredProgramChange,
   type StoredVersion,
   type UpdateAuthor,
   type VersionInfo,
@@ -141,7 +147,7 @@ const statements = (schema: string) => {
       SELECT (SELECT count(*) FROM pg_tables
               WHERE schemaname = $1
                 AND tablename IN ('updates', 'rooms', 'sessions', 'meta', 'attributions',
-                                  'versions', 'undo_histories'))
+                                  'versions', 'undo_histories', 'program_changes'))
            + (SELECT count(*) FROM information_schema.columns
               WHERE table_schema = $1 AND table_name = 'updates'
                 AND column_name IN ('author', 'at', 'accepted_by')) AS found`,
@@ -200,12 +206,20 @@ const statements = (schema: string) => {
         updated_at timestamptz NOT NULL DEFAULT now(),
         PRIMARY KEY (room, user_id)
       )`,
+      `CREATE TABLE IF NOT EXISTS ${s}.program_changes (
+        seq bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+        room text NOT NULL,
+        id text NOT NULL,
+        data bytea NOT NULL,
+        UNIQUE (room, id)
+      )`,
     ],
     // Made with the tables; a schema made before it trims sessions without it, sorting the room's.
     createIndexes: [
       `CREATE INDEX IF NOT EXISTS sessions_by_age ON ${s}.sessions (room, updated_at)`,
       `CREATE INDEX IF NOT EXISTS versions_by_room ON ${s}.versions (room, id)`,
       `CREATE INDEX IF NOT EXISTS undo_histories_by_age ON ${s}.undo_histories (room, updated_at)`,
+      `CREATE INDEX IF NOT EXISTS program_changes_by_room ON ${s}.program_changes (room, seq)`,
     ],
     load: `SELECT data FROM ${s}.updates WHERE room = $1 ORDER BY seq`,
     loadAuthored: `SELECT data, author, at, accepted_by FROM ${s}.updates WHERE room = $1 ORDER BY seq`,
@@ -279,6 +293,17 @@ const statements = (schema: string) => {
         ORDER BY updated_at DESC, user_id DESC OFFSET $2)`,
     deleteHistory: `DELETE FROM ${s}.undo_histories WHERE room = $1 AND user_id = $2`,
     loadHistory: `SELECT data FROM ${s}.undo_histories WHERE room = $1 AND user_id = $2`,
+    saveChange: `
+      INSERT INTO ${s}.program_changes AS kept (room, id, data) VALUES ($1, $2, $3)
+      ON CONFLICT (room, id) DO UPDATE SET data = excluded.data
+      RETURNING (kept.xmax = 0) AS inserted`,
+    trimChanges: `
+      DELETE FROM ${s}.program_changes WHERE room = $1 AND seq IN (
+        SELECT seq FROM ${s}.program_changes WHERE room = $1 ORDER BY seq DESC OFFSET $2)`,
+    loadChanges: `
+      SELECT id, data FROM (
+        SELECT seq, id, data FROM ${s}.program_changes WHERE room = $1 ORDER BY seq DESC LIMIT $2
+      ) AS newest ORDER BY seq`,
     setMeta: `
       INSERT INTO ${s}.meta (room, key, value) VALUES ($1, $2, $3)
       ON CONFLICT (room, key) DO UPDATE SET value = excluded.value`,
@@ -641,6 +666,34 @@ export class PostgresStore implements DocumentStore {
       [room, user],
     )
     return row === undefined ? null : new Uint8Array(row.data)
+  }
+
+  async saveProgramChange(room: string, id: string, change: Uint8Array): Promise<void> {
+    checkRoomName(room)
+    checkProgramChange(id, change)
+    const [saved] = await this.#query<{ inserted: boolean }>(
+      'save a program change',
+      this.#sql.saveChange,
+      [room, id, Buffer.from(change.buffer, change.byteOffset, change.byteLength)],
+    )
+    // Only a new change can bring the room over its cap.
+    if (saved?.inserted) {
+      await this.#query('trim the program changes', this.#sql.trimChanges, [
+        room,
+        MAX_PROGRAM_CHANGES_PER_ROOM,
+      ])
+    }
+  }
+
+  async loadProgramChanges(room: string, limit: number): Promise<StoredProgramChange[]> {
+    checkRoomName(room)
+    checkChangeLimit(limit)
+    const rows = await this.#query<{ id: string; data: Buffer }>(
+      'load program changes',
+      this.#sql.loadChanges,
+      [room, limit],
+    )
+    return rows.map((row) => ({ id: row.id, change: new Uint8Array(row.data) }))
   }
 
   async setMeta(room: string, key: string, value: string | null): Promise<void> {

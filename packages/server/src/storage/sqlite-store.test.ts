@@ -51,6 +51,23 @@ describe('SqliteStore', () => {
     await store.close()
   })
 
+  it('adds the program changes table to a file made before it', async () => {
+    const path = join(dir, 'before-changes.sqlite')
+    const before = SqliteStore.open({ file: path })
+    await before.saveUndoHistory('r', 'ada', new Uint8Array([1]))
+    await before.close()
+    const old = new Database(path)
+    old.exec('DROP TABLE program_changes')
+    old.close()
+    const store = SqliteStore.open({ file: path })
+    await store.saveProgramChange('r', 'a', new Uint8Array([1, 2]))
+    expect(await store.loadProgramChanges('r', 10)).toEqual([
+      { id: 'a', change: new Uint8Array([1, 2]) },
+    ])
+    expect(await store.loadUndoHistory('r', 'ada')).toEqual(new Uint8Array([1]))
+    await store.close()
+  })
+
   it('refuses to work once closed', async () => {
     const store = SqliteStore.open({ file: ':memory:' })
     await store.close()

@@ -12,15 +12,19 @@ import type { Attribution } from '../history/attribution.js'
 import { type AuthoredUpdate, attributionOf } from './attribution-log.js'
 import {
   checkAuthor,
+  checkChangeLimit,
   checkMaxSessions,
+  checkProgramChange,
   checkRoom,
   checkVersion,
   DEFAULT_MAX_SESSIONS_PER_ROOM,
   type DocumentStore,
   type LogSize,
+  MAX_PROGRAM_CHANGES_PER_ROOM,
   type NewVersion,
   StorageError,
   type StoredDocument,
+  type StoredProgramChange,
   type StoredVersion,
   type UpdateAuthor,
   type VersionInfo,
@@ -74,6 +78,14 @@ const SCHEMA = `
     PRIMARY KEY (room, user_id)
   );
   CREATE INDEX IF NOT EXISTS undo_histories_by_age ON undo_histories (room, updated_at);
+  CREATE TABLE IF NOT EXISTS program_changes (
+    seq INTEGER PRIMARY KEY AUTOINCREMENT,
+    room TEXT NOT NULL,
+    id TEXT NOT NULL,
+    data BLOB NOT NULL,
+    UNIQUE (room, id)
+  );
+  CREATE INDEX IF NOT EXISTS program_changes_by_room ON program_changes (room, seq);
   CREATE TABLE IF NOT EXISTS meta (
     room TEXT NOT NULL,
     key TEXT NOT NULL,
@@ -169,6 +181,20 @@ export class SqliteStore implements DocumentStore {
       ),
       deleteHistory: db.prepare('DELETE FROM undo_histories WHERE room = ? AND user_id = ?'),
       loadHistory: db.prepare('SELECT data FROM undo_histories WHERE room = ? AND user_id = ?'),
+      saveChange: db.prepare(
+        `INSERT INTO program_changes (room, id, data) VALUES (?, ?, ?)
+         ON CONFLICT (room, id) DO UPDATE SET data = excluded.data`,
+      ),
+      trimChanges: db.prepare(
+        `DELETE FROM program_changes WHERE room = @room AND seq IN (
+           SELECT seq FROM program_changes WHERE room = @room
+           ORDER BY seq DESC LIMIT -1 OFFSET @keep)`,
+      ),
+      loadChanges: db.prepare(
+        `SELECT id, data FROM (
+           SELECT seq, id, data FROM program_changes WHERE room = ? ORDER BY seq DESC LIMIT ?
+         ) ORDER BY seq`,
+      ),
       setMeta: db.prepare(
         `INSERT INTO meta (room, key, value) VALUES (?, ?, ?)
          ON CONFLICT (room, key) DO UPDATE SET value = excluded.value`,
@@ -372,6 +398,28 @@ export class SqliteStore implements DocumentStore {
       const row = this.statements.loadHistory.get(room, user) as { data: Buffer } | undefined
       return row === undefined ? null : new Uint8Array(row.data)
     })
+  }
+
+  async saveProgramChange(room: string, id: string, change: Uint8Array): Promise<void> {
+    checkRoom(room)
+    checkProgramChange(id, change)
+    this.run(
+      this.db.transaction(() => {
+        const data = Buffer.from(change.buffer, change.byteOffset, change.byteLength)
+        this.statements.saveChange.run(room, id, data)
+        this.statements.trimChanges.run({ room, keep: MAX_PROGRAM_CHANGES_PER_ROOM })
+      }),
+    )
+  }
+
+  async loadProgramChanges(room: string, limit: number): Promise<StoredProgramChange[]> {
+    checkRoom(room)
+    checkChangeLimit(limit)
+    return this.run(() =>
+      (this.statements.loadChanges.all(room, limit) as { id: string; data: Buffer }[]).map(
+        (row) => ({ id: row.id, change: new Uint8Array(row.data) }),
+      ),
+    )
   }
 
   async setMeta(room: string, key: string, value: string | null): Promise<void> {

@@ -9,6 +9,7 @@ import type {
   LogSize,
   NewVersion,
   StoredDocument,
+  StoredProgramChange,
   StoredVersion,
   UpdateAuthor,
   VersionInfo,
@@ -133,6 +134,14 @@ export class HeldStore implements DocumentStore {
 
   loadUndoHistory(room: string, user: string): Promise<Uint8Array | null> {
     return this.inner.loadUndoHistory?.(room, user) ?? Promise.resolve(null)
+  }
+
+  saveProgramChange(room: string, id: string, change: Uint8Array): Promise<void> {
+    return this.inner.saveProgramChange?.(room, id, change) ?? Promise.resolve()
+  }
+
+  loadProgramChanges(room: string, limit: number): Promise<StoredProgramChange[]> {
+    return this.inner.loadProgramChanges?.(room, limit) ?? Promise.resolve([])
   }
 
   setMeta(room: string, key: string, value: string | null): Promise<void> {

@@ -6,7 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest'
 import * as Y from 'yjs'
 import type { Attribution } from '../history/attribution.js'
 import { authorsOfText } from '../history/text-authors.js'
-import type { DocumentStore } from '../storage/document-store.js'
+import { type DocumentStore, MAX_PROGRAM_CHANGES_PER_ROOM } from '../storage/document-store.js'
 
 /**
  * How the contract opens a store: `fresh` empties the backend first; without it, reopens.
@@ -353,6 +353,35 @@ export const describeDocumentStore = (name: string, open: OpenStore): void => {
       await store.saveUndoHistory('r', 'cy', null)
       expect(await store.loadUndoHistory('r', 'cy')).toBeNull()
       expect(await store.loadUndoHistory('r', 'bob')).toEqual(big)
+    })
+
+    it('keeps the last program changes of each room, replacing one saved again in its place', async () => {
+      const store = await openStore(true)
+      if (store.saveProgramChange === undefined || store.loadProgramChanges === undefined) {
+        throw new Error('the store keeps no program changes')
+      }
+      const bytes = (n: number) => new Uint8Array([2, n & 0xff, 0, 255, n >> 8])
+      expect(await store.loadProgramChanges('r', 10)).toEqual([])
+      await store.saveProgramChange('r', 'a', bytes(1))
+      await store.saveProgramChange('r', 'b', bytes(2))
+      await store.saveProgramChange('s', 'a', bytes(3))
+      await store.saveProgramChange('r', 'a', bytes(4))
+      expect(await store.loadProgramChanges('r', 10)).toEqual([
+        { id: 'a', change: bytes(4) },
+        { id: 'b', change: bytes(2) },
+      ])
+      expect(await store.loadProgramChanges('r', 1)).toEqual([{ id: 'b', change: bytes(2) }])
+      expect(await store.loadProgramChanges('s', 10)).toEqual([{ id: 'a', change: bytes(3) }])
+      for (let n = 0; n < MAX_PROGRAM_CHANGES_PER_ROOM; n++) {
+        await store.saveProgramChange('r', `c${n}`, bytes(n + 10))
+      }
+      const kept = await store.loadProgramChanges('r', 1_000)
+      expect(kept).toHaveLength(MAX_PROGRAM_CHANGES_PER_ROOM)
+      expect(kept[0]).toEqual({ id: 'c0', change: bytes(10) })
+      expect(kept.at(-1)?.id).toBe(`c${MAX_PROGRAM_CHANGES_PER_ROOM - 1}`)
+      expect(await store.loadProgramChanges('s', 10)).toHaveLength(1)
+      await expect(store.saveProgramChange('r', '', bytes(1))).rejects.toThrow(TypeError)
+      await expect(store.loadProgramChanges('r', 0)).rejects.toThrow(RangeError)
     })
 
     it('refuses bad room names with a TypeError', async () => {
